@@ -1,0 +1,94 @@
+/// An error that knows how to describe itself in a result's `{"error": {"kind", "message"}}`.
+///
+/// Sources may throw any error; those that conform choose their `kind`, others are reported
+/// as `internal`. Messages must never contain secrets.
+public protocol ReportableError: Error, Sendable {
+    /// A stable, machine-readable category: `notFound`, `invalidArguments`, `timeout`, ...
+    var kind: String { get }
+    /// One human-readable line saying what went wrong and where.
+    var message: String { get }
+}
+
+/// The errors of the contract: what routing, configuration and sources report.
+///
+/// ```swift
+/// throw ConditionsError.invalidArguments(argument: "count", value: "0", allowed: "a whole number from 1 to 100")
+/// ```
+public struct ConditionsError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The category of a `ConditionsError`; its raw value is the `kind` in JSON output.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// The URN text itself is malformed (empty, control characters, too long, ...).
+        case invalidURN
+        /// No scheme, pattern or item answers the URN.
+        case notFound
+        /// A pattern matched but the source rejects an argument.
+        case invalidArguments
+        /// The upstream service reported a failure of its own.
+        case upstream
+        /// The upstream answered with data we cannot use (wrong types, missing fields).
+        case badResponse
+        /// `sources.json` or a source's options are wrong.
+        case configuration
+        /// Anything else: a bug or an unexpected system failure.
+        case `internal`
+    }
+
+    /// The category.
+    public let kind: Kind
+    /// One line for a person.
+    public let message: String
+    /// Close alternatives the user may have meant (URNs), best first.
+    public let suggestions: [String]
+
+    /// An error of `kind` with `message` and optional suggestions.
+    public init(_ kind: Kind, _ message: String, suggestions: [String] = []) {
+        self.kind = kind
+        self.message = message
+        self.suggestions = suggestions
+    }
+
+    public var description: String {
+        guard !suggestions.isEmpty else { return message }
+        let list = suggestions.count == 1
+            ? suggestions[0]
+            : suggestions.dropLast().joined(separator: ", ") + " or " + (suggestions.last ?? "")
+        return "\(message); did you mean \(list)?"
+    }
+
+    /// Nothing answers `what`; `suggestions` are the closest URNs that would.
+    public static func notFound(_ what: String, suggestions: [String] = []) -> ConditionsError {
+        ConditionsError(.notFound, what, suggestions: suggestions)
+    }
+
+    /// The argument named `argument` has a value the source does not accept; `allowed` says what it does.
+    public static func invalidArguments(argument: String, value: String, allowed: String) -> ConditionsError {
+        ConditionsError(.invalidArguments, "invalid \(argument) \"\(value)\": expected \(allowed)")
+    }
+
+    /// A configuration problem; `message` starts with the JSON path or file it concerns.
+    public static func configuration(_ message: String) -> ConditionsError {
+        ConditionsError(.configuration, message)
+    }
+
+    /// The upstream's data is unusable; `message` names the field and the problem.
+    public static func badResponse(_ message: String) -> ConditionsError {
+        ConditionsError(.badResponse, message)
+    }
+
+    /// The upstream reported its own failure.
+    public static func upstream(_ message: String) -> ConditionsError {
+        ConditionsError(.upstream, message)
+    }
+}
+
+extension ConditionsError {
+    /// Describes any error as `(kind, message)` for output; unknown errors become `internal`.
+    public static func report(_ error: any Error) -> (kind: String, message: String) {
+        switch error {
+        case let error as ConditionsError: return (error.kind.rawValue, error.description)
+        case let error as any ReportableError: return (error.kind, error.message)
+        case is CancellationError: return ("cancelled", "cancelled")
+        default: return (Kind.internal.rawValue, String(describing: error))
+        }
+    }
+}

@@ -1,0 +1,110 @@
+import Foundation
+import Logging
+
+/// A source module: something that answers URNs such as `pass:{name}` with result data.
+///
+/// A module is a type conforming to this protocol, living in its own target under `Plugins/`
+/// and depending only on `ConditionsKit` (and the shared toolkits). The host creates one
+/// instance per entry in `sources.json` whose `"module"` equals `moduleName`, and routes to it
+/// every URN scheme bound to that entry.
+///
+/// ```swift
+/// public struct TidesSource: ConditionsSource {
+///     public static let moduleName = "Tides"
+///     public static let summary = "Tide predictions from NOAA"
+///     public let routes: [RoutePattern] = ["tide:{station}"]
+///
+///     public init(configuration: SourceConfiguration) throws {
+///         var options = configuration.options
+///         try options.finish()
+///     }
+///
+///     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
+///         let station = try location.argument("station")
+///         return SourceResult(data: ["station": .string(station)])
+///     }
+/// }
+/// ```
+public protocol ConditionsSource: Sendable {
+    /// The name `sources.json` uses in `"module"`.
+    static var moduleName: String { get }
+    /// One line saying what the module serves, shown by `conditions sources`.
+    static var summary: String { get }
+
+    /// Creates an instance from its `sources.json` entry, validating its options.
+    init(configuration: SourceConfiguration) throws
+
+    /// The patterns this instance answers. A pattern whose first segment is a placeholder
+    /// (`{scheme}:{name}`) answers every scheme routed to the instance.
+    var routes: [RoutePattern] { get }
+
+    /// Example URNs this instance can answer, used for "did you mean" suggestions and
+    /// `conditions routes`; empty by default.
+    var examples: [String] { get }
+
+    /// Answers a URN the router matched to one of `routes`. Throw `ConditionsError`
+    /// (`.invalidArguments`, `.notFound` with suggestions, `.upstream`, `.badResponse`) or
+    /// `HTTPError`; any error fails this URN only.
+    func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult
+}
+
+extension ConditionsSource {
+    public var examples: [String] { [] }
+}
+
+/// What a module's initializer receives: its instance id, its options and the config's context.
+public struct SourceConfiguration: Sendable {
+    /// The instance id (the key under `sources`).
+    public let instance: String
+    /// The instance's `options` object, `${ENV}` references already substituted.
+    public var options: SourceOptions
+    /// The folder holding the config file; relative paths resolve against it.
+    public let configDirectory: URL
+    /// The config's top-level location.
+    public let place: Place
+    /// A logger labelled with the instance id.
+    public let logger: Logger
+
+    /// A configuration; the host makes these, tests may too.
+    public init(instance: String, options: SourceOptions, configDirectory: URL, place: Place, logger: Logger) {
+        self.instance = instance
+        self.options = options
+        self.configDirectory = configDirectory
+        self.place = place
+        self.logger = logger
+    }
+}
+
+/// What a source receives with each request.
+public struct SourceContext: Sendable {
+    /// The instant the report is about: the real clock, or `--now` when pinned. Use this, never `Date()`.
+    public let now: Date
+    /// The config's location.
+    public let place: Place
+    /// A logger labelled with the instance id.
+    public let logger: Logger
+    /// The HTTP client, configured with this source's limits.
+    public let http: any HTTPClient
+
+    /// A context; the host makes these, tests may too.
+    public init(now: Date, place: Place, logger: Logger, http: any HTTPClient) {
+        self.now = now
+        self.place = place
+        self.logger = logger
+        self.http = http
+    }
+}
+
+/// A source's answer to one URN.
+public struct SourceResult: Sendable {
+    /// The result `data` (its shape is the source's documented contract).
+    public var data: JSONValue
+    /// When the data was fetched from its origin; nil means now (the context's clock).
+    public var fetchedAt: Date?
+
+    /// A result holding `data`, fetched at `fetchedAt` (nil: now).
+    public init(data: JSONValue, fetchedAt: Date? = nil) {
+        self.data = data
+        self.fetchedAt = fetchedAt
+    }
+}

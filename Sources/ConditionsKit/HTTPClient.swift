@@ -1,0 +1,195 @@
+import Foundation
+
+/// What a source uses to fetch from the network; the host hands each source one through its
+/// `SourceContext`, configured with that source's limits, and tests substitute their own.
+///
+/// ```swift
+/// let response = try await context.http.get(url, headers: ["Accept": "application/json"])
+/// guard response.status == 200 else { throw HTTPError.status(response.status, url: response.url) }
+/// ```
+public protocol HTTPClient: Sendable {
+    /// Performs `request`, following redirects, and returns the final response of any status.
+    /// Network failures, timeouts and oversized bodies throw `HTTPError`.
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
+}
+
+extension HTTPClient {
+    /// GETs `url` and returns the response of any status.
+    public func get(_ url: URL, headers: [String: String] = [:]) async throws -> HTTPResponse {
+        try await send(HTTPRequest(url: url, headers: headers))
+    }
+}
+
+/// One HTTP request.
+public struct HTTPRequest: Sendable {
+    /// The method, `GET` by default.
+    public var method: String
+    /// The absolute http or https URL.
+    public var url: URL
+    /// Extra request headers.
+    public var headers: [String: String]
+
+    /// A request for `url`.
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:]) {
+        self.method = method
+        self.url = url
+        self.headers = headers
+    }
+}
+
+/// One HTTP response.
+public struct HTTPResponse: Sendable {
+    /// The status code of the final response.
+    public var status: Int
+    /// Header fields, names lower-cased; a repeated field keeps its last value.
+    public var headers: [String: String]
+    /// The body, decompressed.
+    public var body: Data
+    /// The URL that answered, after redirects.
+    public var url: URL
+
+    /// A response; clients and test doubles make these.
+    public init(status: Int, headers: [String: String] = [:], body: Data, url: URL) {
+        self.status = status
+        self.headers = headers
+        self.body = body
+        self.url = url
+    }
+
+    /// Throws `HTTPError.status` unless the status is 2xx.
+    public func requireSuccess() throws(HTTPError) {
+        guard (200..<300).contains(status) else {
+            throw HTTPError.status(status, url: Redaction.redact(url), retryAfter: headers["retry-after"])
+        }
+    }
+}
+
+/// Limits applied to each request; the host's defaults can be overridden per source in
+/// `sources.json` (`"http": {"connectTimeout": 5, "timeout": 20, "maxBodyBytes": 1048576}`).
+public struct HTTPLimits: Sendable, Equatable {
+    /// Seconds allowed to establish a connection.
+    public var connectTimeout: Double
+    /// Seconds allowed for the whole request, body included.
+    public var timeout: Double
+    /// The largest body accepted; larger bodies abort the transfer.
+    public var maxBodyBytes: Int
+    /// Redirects followed before giving up.
+    public var maxRedirects: Int
+    /// Connections open at once to one host.
+    public var maxConnectionsPerHost: Int
+
+    /// The defaults: 10 s to connect, 30 s in all, 16 MiB, 5 redirects, 6 connections per host.
+    public init(connectTimeout: Double = 10, timeout: Double = 30, maxBodyBytes: Int = 16 << 20, maxRedirects: Int = 5, maxConnectionsPerHost: Int = 6) {
+        self.connectTimeout = connectTimeout
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+        self.maxRedirects = maxRedirects
+        self.maxConnectionsPerHost = maxConnectionsPerHost
+    }
+}
+
+/// Why a request failed. URLs inside are already redacted.
+public enum HTTPError: ReportableError, Equatable {
+    /// The host name did not resolve.
+    case dns(host: String)
+    /// Nothing accepted the connection.
+    case refused(host: String)
+    /// The connection or the whole request took longer than allowed.
+    case timeout(seconds: Double, url: String)
+    /// The server answered with a non-2xx status.
+    case status(Int, url: String, retryAfter: String? = nil)
+    /// The body exceeded the limit.
+    case bodyTooLarge(limit: Int, url: String)
+    /// Redirected more times than allowed.
+    case tooManyRedirects(url: String)
+    /// The TLS handshake or certificate check failed.
+    case tls(url: String, detail: String)
+    /// Any other transport failure.
+    case transport(url: String, detail: String)
+
+    public var kind: String {
+        switch self {
+        case .dns, .refused, .tls, .transport: return "network"
+        case .timeout: return "timeout"
+        case .status: return "http"
+        case .bodyTooLarge: return "tooLarge"
+        case .tooManyRedirects: return "http"
+        }
+    }
+
+    public var message: String {
+        switch self {
+        case .dns(let host): return "could not resolve host \(host)"
+        case .refused(let host): return "connection refused by \(host)"
+        case .timeout(let seconds, let url): return "timed out after \(JSONValue.format(seconds)) s: \(url)"
+        case .status(let code, let url, let retryAfter):
+            let reason = HTTPError.reasonPhrase(code)
+            return "HTTP \(code)\(reason.isEmpty ? "" : " \(reason)") from \(url)" + (retryAfter.map { " (retry after \($0))" } ?? "")
+        case .bodyTooLarge(let limit, let url): return "response body larger than \(limit) bytes: \(url)"
+        case .tooManyRedirects(let url): return "too many redirects: \(url)"
+        case .tls(let url, let detail): return "TLS failure for \(url): \(detail)"
+        case .transport(let url, let detail): return "\(detail): \(url)"
+        }
+    }
+
+    static func reasonPhrase(_ code: Int) -> String {
+        switch code {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 408: "Request Timeout"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 502: "Bad Gateway"
+        case 503: "Service Unavailable"
+        case 504: "Gateway Timeout"
+        default: ""
+        }
+    }
+}
+
+/// Hides secrets in URLs and headers before they are printed, logged or put in an error.
+public enum Redaction {
+    /// Query parameter and header names (lower-cased substrings) whose values are secrets.
+    public static let sensitiveNameFragments = ["secret", "key", "token", "password", "passwd", "auth", "code", "signature", "session", "cookie", "client_id", "clientid", "credential"]
+
+    /// The text used instead of a secret.
+    public static let mask = "REDACTED"
+
+    /// Whether a parameter or header called `name` holds a secret.
+    public static func isSensitive(_ name: String) -> Bool {
+        let lower = name.lowercased()
+        return sensitiveNameFragments.contains { lower.contains($0) }
+    }
+
+    /// `url` as a string with user info and the values of sensitive query parameters masked.
+    public static func redact(_ url: URL) -> String {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return "<unprintable URL>" }
+        if components.password != nil { components.password = mask }
+        if let items = components.percentEncodedQueryItems {
+            components.percentEncodedQueryItems = items.map { item in
+                isSensitive(item.name) && item.value != nil ? URLQueryItem(name: item.name, value: mask) : item
+            }
+        }
+        return components.string ?? "<unprintable URL>"
+    }
+
+    /// `headers` with the values of sensitive fields masked.
+    public static func redact(headers: [String: String]) -> [String: String] {
+        headers.reduce(into: [:]) { result, header in
+            result[header.key] = isSensitive(header.key) ? mask : header.value
+        }
+    }
+}
+
+/// The client used where none is configured: every request fails with a clear error.
+public struct UnavailableHTTPClient: HTTPClient {
+    /// Why no client is available.
+    public let reason: String
+    /// A client that always fails with `reason`.
+    public init(reason: String) { self.reason = reason }
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        throw HTTPError.transport(url: Redaction.redact(request.url), detail: reason)
+    }
+}
