@@ -29,6 +29,8 @@ let package = Package(
             dependencies: [
                 "ConditionsKit",
                 "Fixtures",
+                "Exec",
+                // new-source: modules above this line
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
@@ -36,11 +38,16 @@ let package = Package(
 
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
+        .target(name: "Exec", dependencies: ["ConditionsKit", "ExecSupport"], path: "Plugins/Exec/Sources"),
+        .target(name: "ExecSupport", path: "Plugins/Exec/Support"),
+        // new-source: targets above this line
 
         // MARK: Tests
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit"], path: "Plugins/Exec/Tests"),
+        // new-source: test targets above this line
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,11 +1,15 @@
 import ConditionsKit
+import Exec
 import Fixtures
+// new-source: imports above this line
 
 /// Every source module this build of `conditions` knows, by the name `sources.json` uses.
 /// Registering a new module is one line here (plus its target in Package.swift).
 enum SourceCatalog {
     static let modules: [any ConditionsSource.Type] = [
         FixturesSource.self,
+        ExecSource.self,
+        // new-source: modules above this line
     ]
 
     static func module(named name: String) -> (any ConditionsSource.Type)? {

@@ -1,0 +1,133 @@
+import ConditionsKit
+import Foundation
+
+/// The wire format between the host and a program, and what each way a run can end means
+/// for the URN.
+///
+/// Request, one JSON object on stdin followed by a newline:
+/// `{"urn", "route", "arguments", "now", "location", "options"}`.
+/// Response, one JSON object on stdout: `{"data": …, "fetchedAt"?: "…"}` or
+/// `{"error": {"kind": "notFound", "message": "…", "suggestions"?: ["…"]}}`.
+enum ExecProtocol {
+    /// The error kinds a program may report; any other kind is reported as `upstream`.
+    static let programKinds: Set<String> = Set(ConditionsError.Kind.allCases.map(\.rawValue)).union(["network", "timeout", "http", "tooLarge"])
+    /// Longest message taken from a program's error response.
+    static let maximumMessageLength = 1000
+
+    /// The request for `location`, serialized.
+    static func request(location: Location, context: SourceContext, options: JSONObject) -> Data {
+        let arguments = JSONObject(location.arguments.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })
+        let request: JSONValue = [
+            "urn": .string(location.urn.rawValue),
+            "route": .string(location.pattern.text),
+            "arguments": .object(arguments),
+            "now": JSONValue(context.now),
+            "location": context.place.json,
+            "options": .object(options),
+        ]
+        return Data((request.serialized() + "\n").utf8)
+    }
+
+    /// The URN's result, or the error that fails it.
+    static func result(of outcome: ChildProcess.Outcome, program: String, timeout: Double, maxOutputBytes: Int) throws -> SourceResult {
+        let stderr = stderrSuffix(outcome)
+        switch outcome.ending {
+        case .cancelled:
+            throw CancellationError()
+        case .timedOut:
+            throw ExecError(kind: "timeout", message: "\(program) timed out after \(seconds(timeout)) s\(stderr)")
+        case .outputTooLarge:
+            throw ConditionsError.badResponse("\(program) printed more than \(maxOutputBytes) bytes\(stderr)")
+        case .signaled(let signal):
+            throw ConditionsError.upstream("\(program) was killed by signal \(signal)\(signalName(signal).map { " (\($0))" } ?? "")\(stderr)")
+        case .exited(let status) where status != 0:
+            // A program may report its error properly and still exit non-zero; its own
+            // words are better than "exited with status 1".
+            if let response = try? JSONValue.parse(outcome.stdout), let error = response["error"], let reported = programError(error) {
+                throw reported
+            }
+            throw ConditionsError.upstream("\(program) exited with status \(status)\(stderr)")
+        case .exited:
+            return try parse(outcome.stdout, program: program, stderr: stderr)
+        }
+    }
+
+    /// The response on a successful exit.
+    static func parse(_ stdout: Data, program: String, stderr: String) throws -> SourceResult {
+        guard stdout.contains(where: { !Set<UInt8>([0x20, 0x09, 0x0A, 0x0D]).contains($0) }) else {
+            throw ConditionsError.badResponse("\(program) printed nothing; expected one JSON object, {\"data\": …} or {\"error\": …}\(stderr)")
+        }
+        let response: JSONValue
+        do { response = try JSONValue.parse(stdout) } catch {
+            throw ConditionsError.badResponse("\(program) printed invalid JSON at line \(error.line), column \(error.column): \(error.reason)\(stderr)")
+        }
+        guard let object = response.objectValue else {
+            throw ConditionsError.badResponse("\(program) printed \(response.typeName), not an object with \"data\" or \"error\"")
+        }
+        if let error = object["error"] {
+            guard let reported = programError(error) else {
+                throw ConditionsError.badResponse("\(program) printed an \"error\" that is not {\"kind\": …, \"message\": \"…\"}")
+            }
+            throw reported
+        }
+        guard let data = object["data"] else {
+            throw ConditionsError.badResponse("\(program) printed an object with neither \"data\" nor \"error\" (keys: \(object.keys.joined(separator: ", ")))")
+        }
+        var fetchedAt: Date?
+        if let value = object["fetchedAt"], !value.isNull {
+            guard let text = value.stringValue, let date = Timestamp.parse(text) else {
+                throw ConditionsError.badResponse("\(program) printed fetchedAt \(value.serialized()), not an ISO 8601 date-time")
+            }
+            fetchedAt = date
+        }
+        return SourceResult(data: data, fetchedAt: fetchedAt)
+    }
+
+    /// The error a program reported, or nil when `value` is not `{"kind"?, "message"}`.
+    static func programError(_ value: JSONValue) -> (any Error)? {
+        guard let message = value["message"]?.stringValue else { return nil }
+        let kind = value["kind"]?.stringValue ?? ConditionsError.Kind.upstream.rawValue
+        let text = String(oneLine(message).prefix(maximumMessageLength))
+        let suggestions = (value["suggestions"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(10).map(oneLine)
+        if let known = ConditionsError.Kind(rawValue: kind) { return ConditionsError(known, text, suggestions: Array(suggestions)) }
+        if programKinds.contains(kind) { return ExecError(kind: kind, message: text) }
+        return ConditionsError(.upstream, text, suggestions: Array(suggestions))
+    }
+
+    /// `; stderr: …` with the tail of stderr on one line, or nothing when it was empty.
+    static func stderrSuffix(_ outcome: ChildProcess.Outcome) -> String {
+        let text = oneLine(String(decoding: outcome.stderrTail, as: UTF8.self))
+        guard !text.isEmpty else { return "" }
+        return "; stderr: \(outcome.stderrTruncated ? "…" : "")\(text)"
+    }
+
+    /// `text` with control characters as spaces and runs of white space collapsed.
+    static func oneLine(_ text: String) -> String {
+        let scalars = text.unicodeScalars.map { scalar -> Character in
+            scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
+                || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : Character(scalar)
+        }
+        return String(scalars).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    }
+
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
+    }
+
+    static func signalName(_ signal: Int32) -> String? {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
+            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
+            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
+        ]
+        return names[signal]
+    }
+}
+
+/// A failure whose kind is not one of `ConditionsError`'s: the program timing out, or a
+/// program reporting `network`, `timeout`, `http` or `tooLarge` itself.
+struct ExecError: ReportableError, Equatable {
+    let kind: String
+    let message: String
+}

@@ -1,0 +1,343 @@
+import ConditionsKit
+import Foundation
+import Logging
+import Testing
+@testable import Exec
+
+/// Runs real programs (small shell scripts written to a temporary folder) through
+/// `ExecSource.resolve`, for the success path and every way a program can fail.
+@Suite final class ExecSourceTests: Sendable {
+    let folder: URL
+    let place = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331, timeZone: TimeZone(identifier: "America/Los_Angeles"))
+    let now = Timestamp.parse("2026-11-21T12:46:40Z") ?? Date()
+    let hostEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8", "SECRET_TOKEN": "hunter2", "AWS_SECRET_ACCESS_KEY": "abc"]
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("exec-tests-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    deinit { try? FileManager.default.removeItem(at: folder) }
+
+    // MARK: Helpers
+
+    /// Writes `body` as an executable `/bin/sh` script named `name` in the test folder.
+    func script(_ name: String, _ body: String) throws {
+        let file = folder.appendingPathComponent(name)
+        try Data("#!/bin/sh\n\(body)\n".utf8).write(to: file)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: file.path)
+    }
+
+    func source(_ options: JSONValue) throws -> ExecSource {
+        var object = options.objectValue ?? JSONObject()
+        if object["routes"] == nil { object["routes"] = ["ferry:{route}"] }
+        let configuration = SourceConfiguration(
+            instance: "plugin",
+            options: SourceOptions(path: "sources.plugin.options", object: object, baseDirectory: folder),
+            configDirectory: folder, place: place, logger: Logger(label: "test"))
+        return try ExecSource(configuration: configuration, hostEnvironment: hostEnvironment)
+    }
+
+    /// A source running `body` as a script, with extra options. The script is run by `sh`
+    /// rather than exec'd itself: exec'ing a file just written fails with ETXTBSY when
+    /// another thread forks while the write is open, which concurrent tests do.
+    func source(running body: String, _ options: JSONValue = [:]) throws -> ExecSource {
+        let name = "plugin-\(UUID().uuidString.prefix(8)).sh"
+        try script(name, body)
+        var object = options.objectValue ?? JSONObject()
+        object["command"] = ["sh", .string(name)]
+        return try source(.object(object))
+    }
+
+    func resolve(_ source: ExecSource, _ urn: String = "ferry:seattle-bainbridge") async throws -> SourceResult {
+        let parsed = try URN(urn)
+        let pattern = try #require(source.routes.first { $0.match(parsed) != nil })
+        let location = Location(urn: parsed, pattern: pattern, arguments: pattern.match(parsed) ?? [:])
+        let context = SourceContext(now: now, place: place, logger: Logger(label: "test"), http: UnavailableHTTPClient(reason: "offline test"))
+        return try await source.resolve(location, context: context)
+    }
+
+    /// The `(kind, message)` a resolve fails with.
+    func failure(_ source: ExecSource, _ urn: String = "ferry:seattle-bainbridge") async -> (kind: String, message: String)? {
+        do {
+            _ = try await resolve(source, urn)
+            return nil
+        } catch {
+            return ConditionsError.report(error)
+        }
+    }
+
+    func configurationError(_ options: JSONValue) -> String? {
+        do {
+            _ = try source(options)
+            return nil
+        } catch let error as ConditionsError {
+            #expect(error.kind == .configuration)
+            return error.message
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    // MARK: Success
+
+    @Test func sendsTheRequestOnStdinAndReturnsTheData() async throws {
+        let exec = try source(running: #"printf '{"data": '; cat; printf '}'"#, ["options": ["count": 3, "units": "metric"]])
+        let result = try await resolve(exec)
+        #expect(result.data["urn"] == "ferry:seattle-bainbridge")
+        #expect(result.data["route"] == "ferry:{route}")
+        #expect(result.data["arguments"] == ["route": "seattle-bainbridge"])
+        #expect(result.data["now"] == "2026-11-21T12:46:40Z")
+        #expect(result.data["location"]?["name"] == "Seattle")
+        #expect(result.data["location"]?["latitude"] == .double(47.6097))
+        #expect(result.data["location"]?["timeZone"] == "America/Los_Angeles")
+        #expect(result.data["options"] == ["count": 3, "units": "metric"])
+        #expect(result.fetchedAt == nil)
+    }
+
+    @Test func argumentsArePercentDecodedAndFetchedAtIsPassedOn() async throws {
+        let exec = try source(running: #"printf '{"data": '; cat; printf ', "fetchedAt": "2026-11-21T10:00:00Z"}'"#)
+        let result = try await resolve(exec, "ferry:anacortes%2Ffriday-harbor")
+        #expect(result.data["urn"] == "ferry:anacortes%2Ffriday-harbor")
+        #expect(result.data["arguments"] == ["route": "anacortes/friday-harbor"])
+        #expect(result.data["options"] == [:])
+        #expect(result.fetchedAt == Timestamp.parse("2026-11-21T10:00:00Z"))
+    }
+
+    @Test func runsInTheConfigFolderWithAMinimalEnvironment() async throws {
+        let exec = try source(running: #"""
+            cat > /dev/null
+            printf '{"data": {"cwd": "%s", "env": "%s"}}' "$(pwd -P)" "$(env | cut -d= -f1 | sort | tr '\n' ' ')"
+            """#, ["environment": ["FERRY_API_KEY": "k-123"]])
+        let result = try await resolve(exec)
+        let real = try #require(folder.resolvingSymlinksInPath().path.removingPercentEncoding)
+        #expect(result.data["cwd"]?.stringValue == real)
+        let names = Set((result.data["env"]?.stringValue ?? "").split(separator: " ").map(String.init))
+        #expect(names.isSuperset(of: ["PATH", "HOME", "LANG", "FERRY_API_KEY"]))
+        // Only what the shell itself adds (PWD, SHLVL, _) beyond the minimal set.
+        #expect(names.isSubset(of: ["PATH", "HOME", "LANG", "TZ", "FERRY_API_KEY", "PWD", "SHLVL", "_", "OLDPWD"]))
+        #expect(!names.contains("SECRET_TOKEN") && !names.contains("AWS_SECRET_ACCESS_KEY"))
+    }
+
+    @Test func aProgramThatIgnoresItsInputStillAnswers() async throws {
+        // 4 MiB of options the program never reads: the host's write fails with EPIPE,
+        // which must neither kill the host (SIGPIPE) nor fail the URN.
+        let big = String(repeating: "x", count: 4 << 20)
+        let exec = try source(running: #"echo '{"data": "ignored the input"}'"#, ["options": ["blob": .string(big)]])
+        let result = try await resolve(exec)
+        #expect(result.data == "ignored the input")
+    }
+
+    @Test func leftoverBackgroundProcessesDoNotDelayTheAnswer() async throws {
+        // The background sleep holds stdout open; the group is killed once the program exits.
+        let exec = try source(running: #"cat > /dev/null; sleep 30 & echo '{"data": 1}'"#, ["timeout": 20])
+        let started = Date()
+        let result = try await resolve(exec)
+        #expect(result.data == 1)
+        #expect(Date().timeIntervalSince(started) < 5)
+    }
+
+    @Test func runsConcurrentlyAndNoProgramInheritsAnotherOnesPipes() async throws {
+        // Each program lists its open descriptors while the others are running: only its
+        // own stdin, stdout, stderr and the one `ls` uses to read the folder.
+        let exec = try source(["command": ["sh", "-c", #"read line; sleep 0.3; printf '{"data": "%s"}' "$(ls /proc/self/fd | tr '\n' ' ')""#]])
+        let started = Date()
+        let results = try await withThrowingTaskGroup(of: JSONValue.self) { group in
+            for _ in 0..<8 { group.addTask { try await self.resolve(exec).data } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(results == Array(repeating: "0 1 2 3 ", count: 8))
+        #expect(Date().timeIntervalSince(started) < 8 * 0.3)
+    }
+
+    @Test func closesEveryDescriptorItOpens() async throws {
+        let exec = try source(["command": ["sh", "-c", #"echo '{"data": 1}'"#]])
+        let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        for _ in 0..<150 { _ = try await resolve(exec) }
+        _ = await failure(try source(["command": ["sh", "-c", "sleep 5"], "timeout": 0.1]))
+        // Three pipes a run: a leak would add at least 150; the other tests' programs
+        // running meanwhile (a few pipes each) account for the slack.
+        let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
+        #expect(after - before < 75)
+    }
+
+    // MARK: Failures
+
+    @Test func aTimeoutKillsTheProgramAndItsChildrenPromptly() async throws {
+        // The shell waits on a child sleep: both must die, and the answer must not wait for them.
+        let pidFile = folder.appendingPathComponent("sleep-\(UUID().uuidString).pid")
+        let exec = try source(running: "cat > /dev/null; echo 'started' >&2; sleep 30 & echo $! > '\(pidFile.path)'; wait", ["timeout": 0.5])
+        let started = Date()
+        let error = await failure(exec)
+        #expect(Date().timeIntervalSince(started) < 3)
+        #expect(error?.kind == "timeout")
+        #expect(error?.message.hasPrefix("sh plugin-") == true)
+        #expect(error?.message.contains("timed out after 0.5 s; stderr: started") == true)
+        let sleeper = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(!Self.isRunning(pid: sleeper))
+    }
+
+    /// Whether a process is alive: its /proc entry exists and it is not a zombie (which a
+    /// container's init may never reap).
+    static func isRunning(pid: String) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")") else { return false }
+        return !stat[close...].hasPrefix(") Z")
+    }
+
+    @Test func aProgramIgnoringSIGTERMIsKilledAfterTheGracePeriod() async throws {
+        let exec = try source(running: "trap '' TERM; sleep 30", ["timeout": 0.3])
+        let started = Date()
+        let error = await failure(exec)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(error?.kind == "timeout")
+        #expect(elapsed >= 1.2 && elapsed < 4)
+    }
+
+    @Test func aNonZeroExitReportsTheStatusAndStderr() async throws {
+        let exec = try source(running: "echo 'Traceback: something broke' >&2; exit 3")
+        let error = await failure(exec)
+        #expect(error?.kind == "upstream")
+        #expect(error?.message.hasSuffix("exited with status 3; stderr: Traceback: something broke") == true)
+    }
+
+    @Test func aNonZeroExitWithAnErrorResponseReportsTheProgramsError() async throws {
+        let exec = try source(running: #"echo '{"error": {"kind": "invalidArguments", "message": "bad route"}}'; exit 1"#)
+        let error = await failure(exec)
+        #expect(error?.kind == "invalidArguments")
+        #expect(error?.message == "bad route")
+    }
+
+    @Test func aCrashNamesTheSignal() async throws {
+        let exec = try source(running: "echo 'about to crash' >&2; kill -SEGV $$")
+        let error = await failure(exec)
+        #expect(error?.kind == "upstream")
+        #expect(error?.message.contains("was killed by signal 11 (SIGSEGV); stderr: about to crash") == true)
+    }
+
+    @Test func invalidJSONNamesLineAndColumn() async throws {
+        let exec = try source(running: #"echo '{"data": nope}'"#)
+        let error = await failure(exec)
+        #expect(error?.kind == "badResponse")
+        #expect(error?.message.contains("printed invalid JSON at line 1, column 10") == true)
+    }
+
+    @Test func tooMuchOutputStopsTheProgram() async throws {
+        // 2 MB against the default 1 MiB limit, then a sleep that must not be waited for.
+        let exec = try source(running: "head -c 2000000 /dev/zero | tr '\\0' 'a'; sleep 30")
+        let started = Date()
+        let error = await failure(exec)
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(error?.kind == "badResponse")
+        #expect(error?.message.hasSuffix("printed more than 1048576 bytes") == true)
+    }
+
+    @Test func theOutputLimitIsConfigurable() async throws {
+        let exec = try source(running: #"echo '{"data": "0123456789"}'"#, ["maxOutputBytes": 10])
+        #expect(await failure(exec)?.message.hasSuffix("printed more than 10 bytes") == true)
+    }
+
+    @Test func anErrorResponseKeepsItsKindMessageAndSuggestions() async throws {
+        let exec = try source(running: #"echo '{"error": {"kind": "notFound", "message": "no ferry route \"seatle\"", "suggestions": ["ferry:seattle-bainbridge"]}}'"#)
+        do {
+            _ = try await resolve(exec)
+            Issue.record("expected an error")
+        } catch let error as ConditionsError {
+            #expect(error.kind == .notFound)
+            #expect(error.message == "no ferry route \"seatle\"")
+            #expect(error.suggestions == ["ferry:seattle-bainbridge"])
+            #expect(error.description == "no ferry route \"seatle\"; did you mean ferry:seattle-bainbridge?")
+        }
+    }
+
+    @Test func errorKindsOutsideTheContractBecomeUpstreamAndMessagesStayOneLine() async throws {
+        let unknown = try source(running: #"printf '{"error": {"kind": "rateLimited", "message": "slow\\ndown\\u001b[31m"}}'"#)
+        let error = await failure(unknown)
+        #expect(error?.kind == "upstream")
+        #expect(error?.message == "slow down [31m")
+        let network = try source(running: #"echo '{"error": {"kind": "network", "message": "connection refused"}}'"#)
+        #expect(await failure(network)?.kind == "network")
+    }
+
+    @Test func responsesWithoutDataOrErrorAreRejected() async throws {
+        let neither = try source(running: #"echo '{"result": 1}'"#)
+        #expect(await failure(neither)?.message.contains("neither \"data\" nor \"error\"") == true)
+        let notObject = try source(running: "echo '[1, 2]'")
+        #expect(await failure(notObject)?.message.contains("printed array, not an object") == true)
+        let badError = try source(running: #"echo '{"error": "oops"}'"#)
+        #expect(await failure(badError)?.kind == "badResponse")
+        let nothing = try source(running: "echo 'only a warning' >&2")
+        #expect(await failure(nothing)?.message.contains("printed nothing; expected one JSON object") == true)
+        let badDate = try source(running: #"echo '{"data": 1, "fetchedAt": "yesterday"}'"#)
+        #expect(await failure(badDate)?.message.contains("fetchedAt \"yesterday\"") == true)
+    }
+
+    @Test func stderrIsCutToItsTailOnOneLine() async throws {
+        let exec = try source(running: #"""
+            i=0; while [ $i -lt 2000 ]; do echo "noise line $i" >&2; i=$((i+1)); done
+            printf 'last\tline\033[0m\n' >&2
+            exit 1
+            """#)
+        let message = try #require(await failure(exec)?.message)
+        #expect(message.contains("; stderr: …"))
+        #expect(message.hasSuffix("noise line 1999 last line [0m"))
+        #expect(!message.contains("noise line 1000 "))
+        #expect(message.count < 2200)
+        #expect(!message.unicodeScalars.contains { $0.properties.generalCategory == .control })
+    }
+
+    @Test func cancellingTheTaskKillsTheProgram() async throws {
+        let exec = try source(running: "sleep 30", ["timeout": 60])
+        let started = Date()
+        let task = Task { try await resolve(exec) }
+        try await Task.sleep(for: .milliseconds(300))
+        task.cancel()
+        let outcome = await task.result
+        #expect(Date().timeIntervalSince(started) < 5)
+        #expect(throws: CancellationError.self) { try outcome.get() }
+    }
+
+    // MARK: Configuration
+
+    @Test func findsProgramsOnPathOrRelativeToTheConfigFolder() throws {
+        let onPath = try source(["command": ["sh", "-c", "true"]])
+        #expect(onPath.process.executable == "/usr/bin/sh" || onPath.process.executable == "/bin/sh")
+        try script("relative.sh", "true")
+        let relative = try source(["command": ["./relative.sh"]])
+        #expect(relative.process.executable == folder.appendingPathComponent("relative.sh").standardizedFileURL.path)
+        #expect(relative.process.workingDirectory == folder.path)
+    }
+
+    @Test func rejectsBadCommands() throws {
+        #expect(configurationError([:])?.contains("sources.plugin.options.command: expected the program and its arguments") == true)
+        #expect(configurationError(["command": []])?.contains("options.command: expected") == true)
+        #expect(configurationError(["command": "python3 x.py"])?.contains("options.command: expected an array of strings") == true)
+        #expect(configurationError(["command": ["no-such-program-xyz"]]) == "sources.plugin.options.command[0]: no program \"no-such-program-xyz\" on PATH")
+        #expect(configurationError(["command": ["bin/missing.py"]]) == "sources.plugin.options.command[0]: no program at \(folder.appendingPathComponent("bin/missing.py").path)")
+        try Data("print(1)".utf8).write(to: folder.appendingPathComponent("plain.py"))
+        #expect(configurationError(["command": ["./plain.py"]])?.contains("plain.py is not executable") == true)
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("sub"), withIntermediateDirectories: true)
+        #expect(configurationError(["command": ["./sub"]]) == "sources.plugin.options.command[0]: \(folder.appendingPathComponent("sub").path) is not a file")
+    }
+
+    @Test func rejectsBadRoutesAndOptions() throws {
+        let command: JSONValue = ["sh"]
+        #expect(configurationError(["command": command, "routes": []])?.contains("options.routes: expected the URN patterns") == true)
+        #expect(configurationError(["command": command, "routes": ["{scheme}:{id}"]])?.contains("routes[0]: \"{scheme}:{id}\" is not a route pattern starting with a scheme") == true)
+        #expect(configurationError(["command": command, "routes": ["ferry:{route}", "ferry"]])?.contains("routes[1]") == true)
+        #expect(configurationError(["command": command, "timeout": 0])?.contains("options.timeout: 0.0 is outside 0.1…600.0") == true)
+        #expect(configurationError(["command": command, "maxOutputBytes": 0])?.contains("options.maxOutputBytes") == true)
+        #expect(configurationError(["command": command, "environment": ["N": 1]]) == "sources.plugin.options.environment.N: expected a string, found number")
+        #expect(configurationError(["command": command, "options": [1]])?.contains("options.options: expected an object") == true)
+        #expect(configurationError(["command": command, "examples": ["ferry:"]])?.contains("options.examples[0]") == true)
+        #expect(configurationError(["command": command, "timout": 5])?.contains("options.timout (did you mean \"timeout\"?)") == true)
+    }
+
+    @Test func servesItsConfiguredRoutesAndExamples() throws {
+        let exec = try source(["command": ["sh"], "routes": ["ferry:{route}", "ferry:all"], "examples": ["ferry:seattle-bainbridge"]])
+        #expect(exec.routes.map(\.text) == ["ferry:{route}", "ferry:all"])
+        #expect(exec.examples == ["ferry:seattle-bainbridge"])
+        #expect(exec.process.timeout == 10)
+        #expect(exec.process.maxOutputBytes == 1 << 20)
+    }
+}
