@@ -1,0 +1,188 @@
+import Foundation
+import Testing
+
+/// `scripts/new-source`: its refusals on a throwaway copy of the two files it edits, and one
+/// end-to-end run that scaffolds, builds, routes and resolves a new module in a full copy of
+/// the package.
+@Suite struct NewSourceTests {
+    /// Runs `executable arguments` in `directory` with this process's environment plus `environment`.
+    static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval) throws -> CLI.Output {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: executable)
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let collected = CollectedOutput()
+        let group = DispatchGroup()
+        for (pipe, isOut) in [(out, true), (err, false)] {
+            group.enter()
+            DispatchQueue.global().async {
+                collected.set(pipe.fileHandleForReading.readDataToEndOfFile(), stdout: isOut)
+                group.leave()
+            }
+        }
+        let deadline = Date().addingTimeInterval(timeout)
+        while process.isRunning && Date() < deadline { usleep(50_000) }
+        if process.isRunning {
+            process.terminate()
+            Issue.record("\(executable) \(arguments) did not finish within \(timeout) s")
+        }
+        process.waitUntilExit()
+        group.wait()
+        return CLI.Output(status: process.terminationStatus, stdout: collected.stdout, stderr: collected.stderr)
+    }
+
+    static func newSource(_ arguments: [String], in directory: URL) throws -> CLI.Output {
+        try run("/bin/bash", ["scripts/new-source"] + arguments, in: directory, timeout: 60)
+    }
+
+    /// A copy of the package without build folders or git metadata.
+    static func copyPackage(to destination: URL, only names: Set<String>? = nil) throws {
+        let files = FileManager.default
+        for name in try files.contentsOfDirectory(atPath: CLI.packageRoot.path).sorted() {
+            if name.hasPrefix(".build") || name == ".git" || name == ".swiftpm" { continue }
+            if let names, !names.contains(name) { continue }
+            try files.copyItem(at: CLI.packageRoot.appendingPathComponent(name), to: destination.appendingPathComponent(name))
+        }
+    }
+
+    /// Just what the script reads and edits.
+    static func skeleton() throws -> URL {
+        let folder = try CLI.temporaryDirectory()
+        try copyPackage(to: folder, only: ["Package.swift", "scripts"])
+        let host = folder.appendingPathComponent("Sources/conditions")
+        try FileManager.default.createDirectory(at: host, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Sources/conditions/SourceCatalog.swift"), to: host.appendingPathComponent("SourceCatalog.swift"))
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Plugins"), withIntermediateDirectories: true)
+        return folder
+    }
+
+    func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
+
+    @Test func addsExactlyTheModuleFolderAndFiveRegistrationLines() throws {
+        let folder = try Self.skeleton()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = try text(folder.appendingPathComponent("Package.swift"))
+        let catalog = try text(folder.appendingPathComponent("Sources/conditions/SourceCatalog.swift"))
+
+        let run = try Self.newSource(["Tides", "tide"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("\"routes\":  { \"tide\": \"tide\" }"))
+
+        let plugin = folder.appendingPathComponent("Plugins/Tides")
+        let created = try FileManager.default.subpathsOfDirectory(atPath: plugin.path).sorted()
+        #expect(created == ["README.md", "Sources", "Sources/TidesSource.swift", "Tests", "Tests/TidesTests.swift"])
+        let source = try text(plugin.appendingPathComponent("Sources/TidesSource.swift"))
+        #expect(source.contains("public struct TidesSource: ConditionsSource {"))
+        #expect(source.contains("[\"tide:{id}\"]"))
+        #expect(try text(plugin.appendingPathComponent("README.md")).contains("\"routes\": { \"tide\": \"tide\" }"))
+
+        let newPackage = try text(folder.appendingPathComponent("Package.swift"))
+        let added = Set(newPackage.split(separator: "\n")).subtracting(package.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
+        #expect(added == [
+            "\"Tides\",",
+            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\"], path: \"Plugins/Tides/Sources\"),",
+            ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\"], path: \"Plugins/Tides/Tests\"),",
+        ])
+        #expect(newPackage.split(separator: "\n").count == package.split(separator: "\n").count + 3)
+        let newCatalog = try text(folder.appendingPathComponent("Sources/conditions/SourceCatalog.swift"))
+        let addedToCatalog = Set(newCatalog.split(separator: "\n")).subtracting(catalog.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
+        #expect(addedToCatalog == ["TidesSource.self,", "import Tides"])
+        #expect(newCatalog.split(separator: "\n").count == catalog.split(separator: "\n").count + 2)
+        // No backups or temporary files left behind.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Package.swift", "Plugins", "Sources", "scripts"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/conditions").path) == ["SourceCatalog.swift"])
+    }
+
+    @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() throws {
+        let folder = try Self.skeleton()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = try text(folder.appendingPathComponent("Package.swift"))
+        let cases: [([String], String)] = [
+            (["tides"], "\"tides\" is not an UpperCamelCase name"),
+            (["Tide_Tables"], "is not an UpperCamelCase name"),
+            (["Tides", "Tide"], "\"Tide\" is not a URN scheme"),
+            (["Tides", "tide:x"], "is not a URN scheme"),
+            (["TidesTests"], "ends in Tests"),
+            (["Foundation"], "\"Foundation\" is the name of an existing module"),
+            (["Exec"], "already has a target named Exec"),
+            ([], "usage: scripts/new-source Name [scheme]"),
+        ]
+        for (arguments, message) in cases {
+            let run = try Self.newSource(arguments, in: folder)
+            #expect(run.status == 2, "\(arguments)")
+            #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("Plugins/Tides"), withIntermediateDirectories: true)
+        let existing = try Self.newSource(["Tides"], in: folder)
+        #expect(existing.status == 2)
+        #expect(existing.stderr.contains("Plugins/Tides already exists"))
+        #expect(try text(folder.appendingPathComponent("Package.swift")) == package)
+    }
+
+    @Test func refusesWhenAMarkerIsMissing() throws {
+        let folder = try Self.skeleton()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let packageFile = folder.appendingPathComponent("Package.swift")
+        let package = try text(packageFile).replacingOccurrences(of: "// new-source: test targets above this line", with: "")
+        try Data(package.utf8).write(to: packageFile)
+        let run = try Self.newSource(["Tides"], in: folder)
+        #expect(run.status == 2)
+        #expect(run.stderr.contains("Package.swift must contain the line \"// new-source: test targets above this line\" exactly once (found 0)"))
+        #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Plugins/Tides").path))
+        #expect(try text(packageFile) == package)
+    }
+
+    /// The `swift` driver: the one on PATH, else the toolchain's usual place.
+    static var swift: String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? ""
+        let candidates = path.split(separator: ":").map { "\($0)/swift" } + ["/opt/swift/usr/bin/swift"]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// Builds a whole copy of the package, so it takes minutes, not seconds.
+    @Test(.timeLimit(.minutes(20))) func aScaffoldedModuleBuildsPassesItsTestsAndAnswersOnceRouted() throws {
+        let swift = try #require(Self.swift, "no swift driver on PATH or in /opt/swift")
+        let folder = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Self.copyPackage(to: folder)
+
+        let scaffold = try Self.newSource(["Tides", "tide"], in: folder)
+        try #require(scaffold.status == 0, "\(scaffold.stderr)")
+
+        let build = try Self.run(swift, ["build", "--product", "conditions"], in: folder, timeout: 900)
+        try #require(build.status == 0, "swift build failed:\n\(build.stdout.suffix(4000))\(build.stderr.suffix(2000))")
+        let tests = try Self.run(swift, ["test", "--filter", "TidesTests"], in: folder, timeout: 900)
+        #expect(tests.status == 0, "swift test failed:\n\(tests.stdout.suffix(4000))\(tests.stderr.suffix(2000))")
+        #expect((tests.stdout + tests.stderr).contains("3 tests"))
+
+        try Data(#"""
+            {
+              "location": { "name": "Seattle", "latitude": 47.6097, "longitude": -122.3331 },
+              "sources": { "tides": { "module": "Tides", "options": { "greeting": "high water at" } } },
+              "routes": { "tide": "tides" }
+            }
+            """#.utf8).write(to: folder.appendingPathComponent("tides.json"))
+        let binary = folder.appendingPathComponent(".build/debug/conditions").path
+        let resolved = try Self.run(binary, ["--config", "tides.json", "--now", "2026-11-21T14:00:00Z", "--format", "ndjson", "tide:seattle", "tide:a.b"], in: folder, timeout: 60)
+        #expect(resolved.status == 1)
+        let lines = resolved.stdoutLines
+        try #require(lines.count == 2, "\(resolved.stdout)\(resolved.stderr)")
+        let answer = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(answer["route"] as? String == "tide:{id}")
+        #expect(answer["source"] as? String == "tides")
+        let data = try #require(answer["data"] as? [String: Any])
+        #expect(data["message"] as? String == "high water at, seattle")
+        #expect(data["asOf"] as? String == "2026-11-21T14:00:00Z")
+        let refusal = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
+        #expect((refusal["error"] as? [String: Any])?["kind"] as? String == "invalidArguments")
+
+        let sources = try Self.run(binary, ["sources", "--config", "tides.json"], in: folder, timeout: 60)
+        #expect(sources.stdout.contains("Tides"))
+    }
+}
