@@ -4,7 +4,8 @@ import Fixtures
 // new-source: imports above this line
 
 /// Every source module this build of `conditions` knows, by the name `sources.json` uses.
-/// Registering a new module is one line here (plus its target in Package.swift).
+/// Registering a new module is its import and one line here (plus its target in Package.swift);
+/// `scripts/new-source` adds both above the `new-source` markers.
 enum SourceCatalog {
     static let modules: [any ConditionsSource.Type] = [
         FixturesSource.self,

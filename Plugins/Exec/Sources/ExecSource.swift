@@ -79,7 +79,8 @@ public struct ExecSource: ConditionsSource {
         let executable = try ProgramLocator.locate(program, path: "\(path).command[0]",
                                                    configDirectory: configuration.configDirectory,
                                                    searchPath: hostEnvironment["PATH"])
-        displayName = command.joined(separator: " ")
+        let fullCommand = command.joined(separator: " ")
+        displayName = fullCommand.count <= 80 ? fullCommand : fullCommand.prefix(79) + "…"
         process = ChildProcess(executable: executable, arguments: command, environment: environment,
                                workingDirectory: configuration.configDirectory.path,
                                timeout: timeout, maxOutputBytes: maxOutputBytes)

@@ -129,8 +129,9 @@ struct Supervisor {
     // MARK: Pipes
 
     private mutating func writeInput() {
-        let result = input.withUnsafeBytes { bytes in
-            write(stdin, bytes.baseAddress! + written, bytes.count - written)
+        let result = input.withUnsafeBytes { bytes -> Int in
+            guard let start = bytes.baseAddress else { return 0 }
+            return write(stdin, start + written, bytes.count - written)
         }
         if result > 0 { written += result }
         if written == input.count { Self.closeFD(&stdin); return }
