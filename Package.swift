@@ -36,11 +36,13 @@ let package = Package(
 
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
+        .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
 
         // MARK: Tests
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests"),
     ],
     swiftLanguageModes: [.v6]
 )
