@@ -42,7 +42,7 @@ let package = Package(
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
-        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests"),
+        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )
