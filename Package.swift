@@ -7,7 +7,7 @@ import PackageDescription
 //   Plugins/<Module>        one self-contained source module each: Sources/, Tests/, README.md
 let package = Package(
     name: "Conditions",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),

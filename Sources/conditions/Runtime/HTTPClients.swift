@@ -1,0 +1,8 @@
+import ConditionsKit
+
+/// Makes the HTTP client each source receives, configured with that source's limits.
+enum HTTPClients {
+    static func make(version: String) -> @Sendable (HTTPLimits) -> any HTTPClient {
+        { _ in UnavailableHTTPClient(reason: "this build has no HTTP client") }
+    }
+}

@@ -1,0 +1,38 @@
+import ConditionsKit
+import Foundation
+
+/// The outcome for one requested URN: the unit every output format prints.
+struct ResultRecord: Sendable {
+    enum Outcome: Sendable {
+        case success(route: String, source: String, fetchedAt: Date, data: JSONValue)
+        case failure(kind: String, message: String, suggestions: [String])
+    }
+
+    let urn: String
+    let outcome: Outcome
+
+    var failed: Bool { if case .failure = outcome { true } else { false } }
+
+    /// The result object of the output contract:
+    /// `{"urn", "route", "source", "fetchedAt", "data"}` or `{"urn", "error": {"kind", "message"}}`.
+    var json: JSONValue {
+        var object = JSONObject()
+        object["urn"] = .string(urn)
+        switch outcome {
+        case .success(let route, let source, let fetchedAt, let data):
+            object["route"] = .string(route)
+            object["source"] = .string(source)
+            object["fetchedAt"] = JSONValue(fetchedAt)
+            object["data"] = data
+        case .failure(let kind, let message, let suggestions):
+            var error: JSONObject = ["kind": .string(kind), "message": .string(message)]
+            if !suggestions.isEmpty { error["suggestions"] = .array(suggestions.map(JSONValue.string)) }
+            object["error"] = .object(error)
+        }
+        return .object(object)
+    }
+}
+
+extension JSONObject: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, JSONValue)...) { self.init(elements) }
+}
