@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "ConditionsKit",
                 "Fixtures",
+                "Aeris",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]
