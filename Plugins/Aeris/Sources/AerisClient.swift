@@ -10,7 +10,7 @@ struct AerisClient {
 
     /// The `response` elements for `endpoint` at `place`; at least one.
     func fetch(_ endpoint: AerisEndpoint, at place: Place) async throws -> [AerisField] {
-        let url = endpoint.url(settings: settings, place: place)
+        let url = try endpoint.url(settings: settings, place: place)
         // The query carries both credentials: only ever log the redacted form.
         logger.debug("Aeris \(endpoint.name) request", metadata: ["url": "\(Redaction.redact(url))"])
         let response = try await http.get(url, headers: ["Accept": "application/json"])

@@ -9,9 +9,12 @@ enum AerisEndpoint: Equatable {
     case moonPhases(from: Date, limit: Int)
 
     /// The request URL for `place`, credentials in the query (Aeris has no header auth).
-    func url(settings: AerisSettings, place: Place) -> URL {
-        var components = URLComponents(url: settings.baseURL, resolvingAgainstBaseURL: false)
-            ?? URLComponents()
+    func url(settings: AerisSettings, place: Place) throws(ConditionsError) -> URL {
+        // The base URL was validated through URLComponents, so this cannot fail in practice;
+        // if it does, fail loudly rather than send a request somewhere else.
+        guard var components = URLComponents(url: settings.baseURL, resolvingAgainstBaseURL: false) else {
+            throw ConditionsError(.internal, "could not build the Aeris \(name) URL")
+        }
         let coordinates = Self.coordinate(place.latitude) + "," + Self.coordinate(place.longitude)
         let base = components.percentEncodedPath.hasSuffix("/")
             ? String(components.percentEncodedPath.dropLast())
@@ -30,8 +33,10 @@ enum AerisEndpoint: Equatable {
         components.percentEncodedQuery = parameters
             .map { "\($0.0)=\(Self.encode($0.1))" }
             .joined(separator: "&")
-        // The path and query are built from encoded parts and a URL that already parsed.
-        return components.url ?? settings.baseURL
+        guard let url = components.url else {
+            throw ConditionsError(.internal, "could not build the Aeris \(name) URL")
+        }
+        return url
     }
 
     /// What the requests are called in messages.
