@@ -1,3 +1,4 @@
+import Aeris
 import ConditionsKit
 import Fixtures
 
@@ -6,6 +7,7 @@ import Fixtures
 enum SourceCatalog {
     static let modules: [any ConditionsSource.Type] = [
         FixturesSource.self,
+        AerisSource.self,
     ]
 
     static func module(named name: String) -> (any ConditionsSource.Type)? {
