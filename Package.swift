@@ -36,11 +36,13 @@ let package = Package(
 
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML"], path: "Plugins/WSDOT/Sources"),
 
         // MARK: Tests
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit"], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )
