@@ -23,6 +23,14 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
 
+        // MARK: Shared toolkits
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "ConditionsHTML", dependencies: ["CLibXML2"], exclude: ["README.md"]),
+
         // MARK: Host
         .executableTarget(
             name: "conditions",
@@ -41,6 +49,7 @@ let package = Package(
         // MARK: Tests
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
+        .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit"], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
     ],
