@@ -51,7 +51,7 @@ let package = Package(
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
-        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit"], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -44,6 +44,11 @@ struct PageFields: Sendable, Equatable {
             guard !xpath.trimmingCharacters(in: .whitespaces).isEmpty else {
                 throw ConditionsError.configuration("\(options.path).\(field.rawValue): the XPath is empty")
             }
+            do {
+                try PageExtraction.validate(xpath)
+            } catch {
+                throw ConditionsError.configuration("\(options.path).\(field.rawValue): \(error)")
+            }
             xpaths[field] = xpath
         }
         try options.finish()

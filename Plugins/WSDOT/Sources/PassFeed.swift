@@ -53,7 +53,7 @@ struct PassFeed: Sendable {
         guard let (index, object) = entries[pass.id] else {
             throw ConditionsError.badResponse("WSDOT feed has no entry with MountainPassId \(pass.id) (\(pass.slug))")
         }
-        var reader = EntryReader(object: object, path: "WSDOT feed [\(index)]")
+        let reader = EntryReader(object: object, path: "WSDOT feed [\(index)]")
         let updatedText = try reader.string("DateUpdated", required: true)
         var updated: Date?
         if let updatedText {
