@@ -44,7 +44,7 @@ struct PassReport: Sendable, Equatable {
         object["elevationFt"] = JSONValue(elevationFt)
         object["restrictions"] = .array(restrictions.map(\.json))
         object["updated"] = JSONValue(updated)
-        object["url"] = .string(url.absoluteString)
+        object["url"] = .string(Redaction.redact(url))
         object["travelAdvisory"] = travelAdvisory.map(JSONValue.bool) ?? .null
         return .object(object)
     }

@@ -15,9 +15,11 @@ public struct WSDOTPassSource: ConditionsSource {
     /// `pass:{name}` and `pass:all`.
     public let routes: [RoutePattern] = ["pass:{name}", "pass:all"]
 
-    /// The first two configured passes and `pass:all`.
+    /// Two passes and `pass:all`: Snoqualmie and Stevens when every pass is served, else the
+    /// first two configured.
     public var examples: [String] {
-        settings.passes.prefix(2).map { "pass:\($0.slug)" } + ["pass:all"]
+        let shown = settings.passes == PassCatalog.all ? ["snoqualmie", "stevens"] : settings.passes.prefix(2).map(\.slug)
+        return shown.map { "pass:\($0)" } + ["pass:all"]
     }
 
     private let settings: WSDOTSettings
@@ -31,7 +33,7 @@ public struct WSDOTPassSource: ConditionsSource {
 
     /// Answers `pass:all` with `{"passes": [...]}` in configured order, or `pass:{name}` with one pass.
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
-        if location.pattern.literalCount == 2 {
+        if location.pattern.placeholders.isEmpty {
             let reports = try await reports(for: settings.passes, context: context)
             return SourceResult(data: ["passes": .array(reports.map(\.json))])
         }
@@ -46,7 +48,7 @@ public struct WSDOTPassSource: ConditionsSource {
         let configured = settings.passes.map(\.slug)
         let close = Suggestions.closest(to: PassCatalog.normalizedSlug(name), among: configured).map { "pass:\($0)" }
         if let known = PassCatalog.pass(named: name) {
-            throw ConditionsError.notFound("pass \"\(known.slug)\" is not among this source's configured passes", suggestions: close)
+            throw ConditionsError.notFound("pass \"\(known.slug)\" is not in \(settings.optionsPath).passes", suggestions: close)
         }
         throw ConditionsError.notFound("no pass named \"\(name)\"", suggestions: close)
     }

@@ -15,6 +15,8 @@ struct WSDOTSettings: Sendable {
     static let classicPageBase = URL(string: "http://www.wsdot.com/traffic/passes")!
     static let defaultAPIBase = URL(string: "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc")!
 
+    /// Where these options live in `sources.json`, for messages.
+    var optionsPath: String
     var mode: Mode
     /// Pages' base (HTML mode) or the service's base (API mode).
     var baseURL: URL
@@ -31,6 +33,7 @@ struct WSDOTSettings: Sendable {
 
     init(options: inout SourceOptions) throws(ConditionsError) {
         let path = options.path
+        optionsPath = path
         mode = Mode(rawValue: try options.string("mode", oneOf: ["html", "api"]) ?? "html") ?? .html
 
         if let text = try options.string("baseURL") {

@@ -169,6 +169,22 @@ struct PageTests {
         #expect(data["updated"] == "2026-10-01T15:00:00Z")
     }
 
+    @Test("an empty page is a bad response naming the URL")
+    func emptyPage() async throws {
+        let (source, http) = try classic(["white": .body(Data(), contentType: "text/html")])
+        let error = try #require(await resolveError("pass:white", with: source, http: http) as? ConditionsError)
+        #expect(error.kind == .badResponse)
+        #expect(error.message.hasPrefix("http://www.wsdot.com/traffic/passes/white/: "))
+    }
+
+    @Test("secrets in a page override never reach the result")
+    func redactedURL() async throws {
+        let source = try makeSource(.json(#"{"pages": {"white": "https://mirror.example.org/white?token=abc123"}}"#))
+        let http = StubHTTP(["https://mirror.example.org/white?token=abc123": try .html("snoqualmie-winter.html")])
+        let data = try await resolve("pass:white", with: source, http: http)
+        #expect(data["url"] == "https://mirror.example.org/white?token=REDACTED")
+    }
+
     @Test("a non-2xx page is an HTTP error")
     func httpError() async throws {
         let (source, http) = try classic(["white": .status(503)])

@@ -70,7 +70,7 @@ struct RoutingTests {
         let configured = try source(passes: ["snoqualmie", "sherman"])
         let far = try #require(await resolveError("pass:stevens", with: configured, http: StubHTTP([:])) as? ConditionsError)
         #expect(far.kind == .notFound)
-        #expect(far.message == #"pass "stevens" is not among this source's configured passes"#)
+        #expect(far.message == #"pass "stevens" is not in sources.wsdot.options.passes"#)
         #expect(far.suggestions == [])
         let unknown = try #require(await resolveError("pass:shermann", with: configured, http: StubHTTP([:])) as? ConditionsError)
         #expect(unknown.suggestions == ["pass:sherman"])
