@@ -22,8 +22,9 @@ public struct HTMLNode: @unchecked Sendable {
         pointer.pointee.name.map(string(fromXMLChars:)) ?? ""
     }
 
-    /// The value of the named attribute (matched case-insensitively), `""` for an attribute
-    /// written without a value (`<input disabled>`), or nil when the element lacks it.
+    /// The value of the named attribute (matched case-insensitively), or nil when the element
+    /// lacks it. An attribute written without a value (`<input disabled>`) has its own name as
+    /// value (`"disabled"`), as libxml2 follows HTML 4 here.
     public func attribute(_ name: String) -> String? {
         // Only elements have attributes; other node kinds reuse `properties` for other data.
         guard pointer.pointee.type == XML_ELEMENT_NODE else { return nil }
