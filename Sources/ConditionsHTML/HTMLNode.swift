@@ -50,7 +50,12 @@ public struct HTMLNode: @unchecked Sendable {
 
     /// The child elements, in document order (text and comments between them are skipped).
     public var children: [HTMLNode] {
-        guard pointer.pointee.type == XML_ELEMENT_NODE else { return [] }
+        // Text, comment and attribute nodes have no element children (and text nodes may
+        // reuse fields under HTML_PARSE_COMPACT), so only walk elements and the document.
+        let type = pointer.pointee.type
+        guard type == XML_ELEMENT_NODE || type == XML_HTML_DOCUMENT_NODE || type == XML_DOCUMENT_NODE else {
+            return []
+        }
         var result: [HTMLNode] = []
         var child = pointer.pointee.children
         while let current = child {
