@@ -18,4 +18,40 @@
 #include <libxml/xmlerror.h>
 #include <libxml/encoding.h>
 
+
+// libxml2 reports some failures (an unknown XPath function, say) through its generic error
+// function, which prints to stderr and, being variadic, cannot be written in Swift. These
+// helpers swap in no-op handlers for the current thread (libxml2 keeps them per thread) and
+// put the previous ones back, so other libxml2 users on the same thread are unaffected.
+static inline void clibxml2_ignore_generic_error(void *context, const char *message, ...) {
+    (void)context;
+    (void)message;
+}
+
+static inline void clibxml2_ignore_structured_error(void *context, xmlErrorPtr error) {
+    (void)context;
+    (void)error;
+}
+
+typedef struct {
+    xmlGenericErrorFunc generic;
+    void *genericContext;
+    xmlStructuredErrorFunc structured;
+    void *structuredContext;
+} clibxml2_error_handlers;
+
+static inline clibxml2_error_handlers clibxml2_silence_errors(void) {
+    clibxml2_error_handlers saved = {
+        xmlGenericError, xmlGenericErrorContext, xmlStructuredError, xmlStructuredErrorContext
+    };
+    xmlSetGenericErrorFunc(NULL, clibxml2_ignore_generic_error);
+    xmlSetStructuredErrorFunc(NULL, clibxml2_ignore_structured_error);
+    return saved;
+}
+
+static inline void clibxml2_restore_errors(clibxml2_error_handlers saved) {
+    xmlSetGenericErrorFunc(saved.genericContext, saved.generic);
+    xmlSetStructuredErrorFunc(saved.structuredContext, saved.structured);
+}
+
 #endif

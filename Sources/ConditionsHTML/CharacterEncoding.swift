@@ -83,10 +83,10 @@ enum CharacterEncoding {
         let lowered = prefix.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }
         var index = 0
         while index < lowered.count {
-            if lowered[index...].starts(with: Array("<!--".utf8)) {
-                guard let end = find(Array("-->".utf8), in: lowered, from: index + 4) else { return nil }
+            if lowered[index...].starts(with: commentOpen) {
+                guard let end = find(commentClose, in: lowered, from: index + 4) else { return nil }
                 index = end + 3
-            } else if lowered[index...].starts(with: Array("<meta".utf8)),
+            } else if lowered[index...].starts(with: metaOpen),
                       index + 5 < lowered.count, isTagNameEnd(lowered[index + 5]) {
                 let end = lowered[index...].firstIndex(of: UInt8(ascii: ">")) ?? lowered.count
                 if let value = charsetParameter(in: lowered[index..<end]) { return value }
@@ -98,9 +98,14 @@ enum CharacterEncoding {
         return nil
     }
 
+    private static let commentOpen = Array("<!--".utf8)
+    private static let commentClose = Array("-->".utf8)
+    private static let metaOpen = Array("<meta".utf8)
+    private static let charsetKey = Array("charset".utf8)
+
     /// The value after the first `charset` followed by `=` (quotes and whitespace allowed).
     private static func charsetParameter(in text: ArraySlice<UInt8>) -> String? {
-        let key = Array("charset".utf8)
+        let key = charsetKey
         var start = text.startIndex
         while let found = find(key, in: text, from: start) {
             var index = found + key.count

@@ -37,15 +37,57 @@ public final class HTMLDocument: @unchecked Sendable {
             | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue
             // The encoding is decided in CharacterEncoding; stop libxml2 re-switching on <meta>.
             | HTML_PARSE_IGNORE_ENC.rawValue
-        let document = prepared.bytes.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { chars in
-                htmlReadMemory(chars.baseAddress, length, url, prepared.encoding, Int32(bitPattern: options))
+        let document = withLibXML2ErrorsSilenced {
+            prepared.bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { chars in
+                    htmlReadMemory(chars.baseAddress, length, url, prepared.encoding, Int32(bitPattern: options))
+                }
             }
         }
         guard let document else {
             throw HTMLError.unparsable(reason: "libxml2 produced no document (\(prepared.encoding) input)")
         }
+        Self.removeInertContent(of: document)
         pointer = document
+    }
+
+    /// Empties every `<noscript>` and `<template>`, the last change ever made to the tree.
+    ///
+    /// libxml2 parses their contents as live elements, but in a browser (with scripting on)
+    /// neither holds part of the page: a `<noscript>` fallback repeating an element id would
+    /// otherwise be the first XPath match instead of the real element.
+    private static func removeInertContent(of document: xmlDocPtr) {
+        var inert: [xmlNodePtr] = []
+        var next = document.pointee.children
+        while let node = next {
+            var descend = node.pointee.type == XML_ELEMENT_NODE
+            if descend, let name = node.pointee.name,
+               ["noscript", "template"].contains(string(fromXMLChars: name).lowercased()) {
+                inert.append(node)
+                descend = false
+            }
+            if descend, let child = node.pointee.children {
+                next = child
+                continue
+            }
+            var finished: xmlNodePtr? = node
+            next = nil
+            while let current = finished {
+                if let sibling = current.pointee.next {
+                    next = sibling
+                    break
+                }
+                guard let parent = current.pointee.parent,
+                      UnsafeMutableRawPointer(parent) != UnsafeMutableRawPointer(document) else { break }
+                finished = parent
+            }
+        }
+        for element in inert {
+            while let child = element.pointee.children {
+                xmlUnlinkNode(child)
+                xmlFreeNode(child)
+            }
+        }
     }
 
     deinit {

@@ -22,8 +22,9 @@ public struct HTMLNode: @unchecked Sendable {
         pointer.pointee.name.map(string(fromXMLChars:)) ?? ""
     }
 
-    /// The value of the named attribute (matched case-insensitively), `""` for an attribute
-    /// written without a value (`<input disabled>`), or nil when the element lacks it.
+    /// The value of the named attribute (matched case-insensitively), or nil when the element
+    /// lacks it. An attribute written without a value (`<input disabled>`) has its own name as
+    /// value (`"disabled"`), as libxml2 follows HTML 4 here.
     public func attribute(_ name: String) -> String? {
         // Only elements have attributes; other node kinds reuse `properties` for other data.
         guard pointer.pointee.type == XML_ELEMENT_NODE else { return nil }
@@ -49,7 +50,12 @@ public struct HTMLNode: @unchecked Sendable {
 
     /// The child elements, in document order (text and comments between them are skipped).
     public var children: [HTMLNode] {
-        guard pointer.pointee.type == XML_ELEMENT_NODE else { return [] }
+        // Text, comment and attribute nodes have no element children (and text nodes may
+        // reuse fields under HTML_PARSE_COMPACT), so only walk elements and the document.
+        let type = pointer.pointee.type
+        guard type == XML_ELEMENT_NODE || type == XML_HTML_DOCUMENT_NODE || type == XML_DOCUMENT_NODE else {
+            return []
+        }
         var result: [HTMLNode] = []
         var child = pointer.pointee.children
         while let current = child {

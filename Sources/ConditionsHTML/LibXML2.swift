@@ -9,11 +9,14 @@ let libxml2Initialized: Void = {
     xmlInitParser()
 }()
 
-/// A structured error handler that drops the error.
-///
-/// Installed on every XPath context so libxml2 records the failure in the context's `lastError`
-/// (which we turn into a thrown `HTMLError`) instead of printing to stderr.
-let silentStructuredErrorHandler: xmlStructuredErrorFunc = { _, _ in }
+/// Runs `body` with libxml2's per-thread error output switched off, restoring the previous
+/// handlers afterwards. `body` is synchronous, so nothing else runs on this thread meanwhile.
+func withLibXML2ErrorsSilenced<T>(_ body: () throws -> T) rethrows -> T {
+    _ = libxml2Initialized
+    let saved = clibxml2_silence_errors()
+    defer { clibxml2_restore_errors(saved) }
+    return try body()
+}
 
 /// A libxml2 `xmlChar` string as Swift text, repairing any invalid UTF-8 with U+FFFD.
 func string(fromXMLChars chars: UnsafePointer<xmlChar>) -> String {

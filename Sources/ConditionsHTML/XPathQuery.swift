@@ -15,9 +15,11 @@ enum XPathQuery {
         context.pointee.node = contextNode
             ?? UnsafeMutableRawPointer(document.pointer).assumingMemoryBound(to: xmlNode.self)
 
-        let result = expression.withCString { chars in
-            chars.withMemoryRebound(to: xmlChar.self, capacity: expression.utf8.count + 1) {
-                xmlXPathEval($0, context)
+        let result = withLibXML2ErrorsSilenced {
+            expression.withCString { chars in
+                chars.withMemoryRebound(to: xmlChar.self, capacity: expression.utf8.count + 1) {
+                    xmlXPathEval($0, context)
+                }
             }
         }
         guard let result else {
