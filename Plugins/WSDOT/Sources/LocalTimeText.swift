@@ -10,7 +10,8 @@ enum LocalTimeText {
     /// the date), a month name or abbreviation, day and four-digit year, or `M/D/YYYY`; then a
     /// time `H:MM` or `H:MM:SS` with AM/PM (or 24-hour without), and an optional trailing zone
     /// abbreviation (PST, PDT, PT), which is ignored because `timeZone` already knows the
-    /// offset. ISO 8601 text is accepted too.
+    /// offset. ISO 8601 text is accepted too. A time in the repeated hour when daylight
+    /// saving ends (1:30 AM on the first Sunday of November) is read as the earlier instant.
     static func parse(_ text: String, timeZone: TimeZone) -> Date? {
         guard let cleaned = Text.normalized(text) else { return nil }
         if let iso = Timestamp.parse(cleaned, timeZone: timeZone) { return iso }
@@ -31,12 +32,12 @@ enum LocalTimeText {
         var rest = words[...]
         if let first = rest.first, first.contains("/") {
             let parts = first.split(separator: "/")
-            guard parts.count == 3, let month = Int(parts[0]), let day = Int(parts[1]), let year = Int(parts[2]), parts[2].count == 4 else { return nil }
+            guard parts.count == 3, let month = number(parts[0]), let day = number(parts[1]), let year = number(parts[2]), parts[2].count == 4 else { return nil }
             (components.month, components.day, components.year) = (month, day, year)
             rest = rest.dropFirst()
         } else {
             guard rest.count >= 3, let month = monthNumber(rest[rest.startIndex]),
-                  let day = Int(rest[rest.startIndex + 1]), let year = Int(rest[rest.startIndex + 2]),
+                  let day = number(rest[rest.startIndex + 1]), let year = number(rest[rest.startIndex + 2]),
                   rest[rest.startIndex + 2].count == 4
             else { return nil }
             (components.month, components.day, components.year) = (month, day, year)
@@ -59,10 +60,10 @@ enum LocalTimeText {
             return nil
         }
         let fields = clock.split(separator: ":")
-        guard (2...3).contains(fields.count), let hour = Int(fields[0]), let minute = Int(fields[1]),
+        guard (2...3).contains(fields.count), let hour = number(fields[0]), let minute = number(fields[1]),
               fields[1].count == 2, minute < 60
         else { return nil }
-        let second = fields.count == 3 ? Int(fields[2]) : 0
+        let second = fields.count == 3 ? number(fields[2]) : 0
         guard let second, second < 60 else { return nil }
         switch meridiem {
         case nil:
@@ -82,6 +83,12 @@ enum LocalTimeText {
         calendar.timeZone = timeZone
         guard let date = calendar.date(from: components), calendar.component(.day, from: date) == day else { return nil }
         return date
+    }
+
+    /// The value of a run of ASCII digits (no sign, no spaces); nil otherwise.
+    private static func number(_ text: some StringProtocol) -> Int? {
+        guard !text.isEmpty, text.count <= 4, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return Int(text)
     }
 
     private static let weekdays = ["sun", "mon", "tue", "wed", "thu", "fri", "sat"]

@@ -20,6 +20,8 @@ struct LocalTimeTextTests {
         ("Last updated: Sunday March 8, 2026 3:30 AM", "2026-03-08T10:30:00Z"),  // first hour of PDT
         ("Sunday March 8, 2026 1:30 AM", "2026-03-08T09:30:00Z"),  // last hour of PST
         ("2026-01-10T06:10:00-08:00", "2026-01-10T14:10:00Z"),
+        ("Sunday November 1, 2026 1:30 AM", "2026-11-01T08:30:00Z"),  // repeated hour: the earlier (PDT) instant
+        ("Sunday November 1, 2026 2:30 AM", "2026-11-01T10:30:00Z"),  // PST again
     ])
     func parses(text: String, expected: String) throws {
         let date = try #require(LocalTimeText.parse(text, timeZone: pacific))
@@ -35,6 +37,7 @@ struct LocalTimeTextTests {
     @Test("text that is not a time is refused", arguments: [
         "", "   ", "Not available", "November 5 9:41 AM", "Smarch 5, 2026 9:41 AM", "February 30, 2026 9:41 AM",
         "13/01/2026 9:41 AM", "11/21/26 5:30 AM", "11/21/2026 13:30 PM", "11/21/2026 5:75 AM", "11/21/2026", "11/21/2026 5:30 AM extra",
+        "11/-1/2026 5:30 AM", "11/21/+202 5:30 AM", "11/21/2026 -1:30", "11/21/2026 5:-5 AM", "11/21/2026 5: 30 AM",
     ])
     func refuses(text: String) {
         #expect(LocalTimeText.parse(text, timeZone: pacific) == nil)
