@@ -24,6 +24,14 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
 
+        // MARK: Shared toolkits
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "ConditionsHTML", dependencies: ["CLibXML2"], exclude: ["README.md"]),
+
         // MARK: Host
         .executableTarget(
             name: "conditions",
@@ -31,6 +39,7 @@ let package = Package(
                 "ConditionsKit",
                 "Fixtures",
                 "Aeris",
+                "WSDOT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -40,12 +49,15 @@ let package = Package(
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
         .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML"], path: "Plugins/WSDOT/Sources"),
 
         // MARK: Tests
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
+        .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -19,6 +19,8 @@ public struct AerisSource: ConditionsSource {
     public static let moduleName = "Aeris"
     /// One line for `conditions sources`.
     public static let summary = "The moon and its coming phases from the Aeris Weather API (needs a client ID and secret)"
+    /// The moon changes slowly and Aeris keys have quotas: three hours.
+    public static let defaultTTL: Double = 3 * 3600
 
     /// `moon:now`, `moon:{date}` and `phases:{count}`.
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}"]
