@@ -36,11 +36,13 @@ let package = Package(
 
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
+        .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
 
         // MARK: Tests
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit"], path: "Plugins/Astronomy/Tests"),
     ],
     swiftLanguageModes: [.v6]
 )
