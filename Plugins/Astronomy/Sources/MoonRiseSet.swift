@@ -15,7 +15,7 @@ enum MoonRiseSet {
     static let step: TimeInterval = 600
 
     /// The first rise and the first set in `start..<end`, each nil when there is none, rounded
-    /// to the minute as almanacs publish them.
+    /// to the minute as almanacs publish them (down, when rounding up would leave the day).
     static func events(from start: Date, to end: Date, latitude: Double, longitude: Double)
         -> (rise: Date?, set: Date?)
     {
@@ -33,11 +33,17 @@ enum MoonRiseSet {
             before = after
             altitudeBefore = altitudeAfter
         }
-        // A crossing rounded up to the next minute can land on the next day's first minute.
-        return (rise.flatMap { $0 < end ? $0 : nil }, set.flatMap { $0 < end ? $0 : nil })
+        return (rise.map { minute($0, before: end) }, set.map { minute($0, before: end) })
     }
 
-    /// Bisects a bracketed crossing to a second, then rounds to the minute.
+    /// `date` rounded to the nearest minute, or down when the nearest is `end` or later.
+    static func minute(_ date: Date, before end: Date) -> Date {
+        let seconds = date.timeIntervalSince1970
+        let nearest = Date(timeIntervalSince1970: (seconds / 60).rounded() * 60)
+        return nearest < end ? nearest : Date(timeIntervalSince1970: (seconds / 60).rounded(.down) * 60)
+    }
+
+    /// Bisects a bracketed crossing to a second.
     static func crossing(_ low: Date, _ high: Date, rising: Bool, latitude: Double, longitude: Double) -> Date {
         var low = low, high = high
         while high.timeIntervalSince(low) > 1 {
@@ -45,8 +51,7 @@ enum MoonRiseSet {
             let above = limbAltitude(at: middle, latitude: latitude, longitude: longitude) >= 0
             if above == rising { high = middle } else { low = middle }
         }
-        let seconds = low.addingTimeInterval(high.timeIntervalSince(low) / 2).timeIntervalSince1970
-        return Date(timeIntervalSince1970: (seconds / 60).rounded() * 60)
+        return low.addingTimeInterval(high.timeIntervalSince(low) / 2)
     }
 
     /// How far, in degrees, the Moon's upper limb stands above the refracted horizon of a
