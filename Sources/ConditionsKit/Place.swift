@@ -36,7 +36,7 @@ public struct Place: Sendable, Equatable {
 
     /// Reads a place from an options object such as the config's `location`, validating
     /// ranges and the time zone name; errors name the JSON path.
-    public init(options: inout SourceOptions) throws {
+    public init(options: inout SourceOptions) throws(ConditionsError) {
         guard let latitude = try options.double("latitude"), let longitude = try options.double("longitude") else {
             throw ConditionsError.configuration("\(options.path): needs \"latitude\" and \"longitude\"")
         }

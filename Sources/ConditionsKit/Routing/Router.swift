@@ -20,6 +20,8 @@ public struct Router<Handler: Sendable>: Sendable {
         public let pattern: RoutePattern
         /// What answers it.
         public let handler: Handler
+        /// URNs known to match it, offered as suggestions.
+        public let examples: [String]
     }
 
     /// The registered routes, in registration order.
@@ -28,15 +30,16 @@ public struct Router<Handler: Sendable>: Sendable {
     /// An empty router.
     public init() {}
 
-    /// Adds `pattern`; throws a `configuration` error when it is malformed or ambiguous with a registered one.
-    public mutating func register(_ pattern: RoutePattern, _ handler: Handler) throws(ConditionsError) {
+    /// Adds `pattern`; throws a `configuration` error when it is malformed or ambiguous with a
+    /// registered one. `examples` are URNs it answers, offered when a URN of its scheme matches nothing.
+    public mutating func register(_ pattern: RoutePattern, _ handler: Handler, examples: [String] = []) throws(ConditionsError) {
         if pattern.segments.contains(where: { if case .literal(let l) = $0 { l.isEmpty } else { false } }) {
             throw ConditionsError.configuration("route pattern \"\(pattern)\" has an empty segment")
         }
         if let clash = routes.first(where: { $0.pattern.isAmbiguous(with: pattern) }) {
             throw ConditionsError.configuration("route patterns \"\(clash.pattern)\" and \"\(pattern)\" are ambiguous: a URN can match both with the same number of literal segments")
         }
-        routes.append(Route(pattern: pattern, handler: handler))
+        routes.append(Route(pattern: pattern, handler: handler, examples: examples))
     }
 
     /// The most specific route matching `urn`, or a `notFound` error with suggestions.
@@ -61,9 +64,10 @@ public struct Router<Handler: Sendable>: Sendable {
             let suggested = close.map { rest.isEmpty ? $0 : "\($0):\(rest)" }
             return .notFound("no source is routed for scheme \"\(urn.scheme)\" in \(URN.quote(urn.rawValue))", suggestions: suggested)
         }
-        let patterns = routes.filter { $0.pattern.scheme?.lowercased() == urn.scheme.lowercased() }.map(\.pattern.text)
-        let close = Suggestions.closest(to: urn.rawValue, among: patterns, limit: patterns.count)
-        return .notFound("no route matches \(URN.quote(urn.rawValue)) (known: \(patterns.joined(separator: ", ")))",
-                         suggestions: close.isEmpty ? [] : Array(close.prefix(3)))
+        let sameScheme = routes.filter { $0.pattern.scheme?.lowercased() == urn.scheme.lowercased() }
+        let patterns = sameScheme.map(\.pattern.text)
+        let close = Suggestions.closest(to: urn.rawValue, among: sameScheme.flatMap(\.examples))
+        return .notFound("no route matches \(URN.quote(urn.rawValue)) (\(urn.scheme) routes: \(patterns.joined(separator: ", ")))",
+                         suggestions: close)
     }
 }

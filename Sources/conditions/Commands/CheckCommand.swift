@@ -1,0 +1,29 @@
+import ArgumentParser
+import ConditionsKit
+
+/// `conditions check`: validate the config, printing every problem found.
+struct CheckCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "check",
+        abstract: "Validate the config: JSON syntax, modules, options, environment variables, routes and the report list.",
+        discussion: "Prints every problem found, one per line, and exits 2 if there is any; prints a summary and exits 0 otherwise.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let runtime: Runtime
+        do { runtime = try global.loadRuntime(logger: LogSetup.makeLogger(level: global.logLevel)) } catch { throw Failure.configuration(error) }
+        // The report list must at least route; the sources validate arguments only when asked.
+        var problems: [String] = []
+        for (index, text) in runtime.configuration.report.enumerated() {
+            do {
+                _ = try runtime.router.match(URN(text))
+            } catch {
+                problems.append("\(runtime.configuration.file.path): report[\(index)]: \(error.description)")
+            }
+        }
+        guard problems.isEmpty else { throw Failure.configuration(ConfigurationError(problems: problems)) }
+        let summary = runtime.configuration
+        write("ok: \(summary.file.path)\(summary.profile.map { " (profile \($0))" } ?? ""): \(runtime.instances.count) sources, \(runtime.router.routes.count) routes, \(summary.report.count) report URNs\n", to: .standardOutput)
+    }
+}

@@ -1,0 +1,25 @@
+import ArgumentParser
+import ConditionsKit
+
+/// `conditions sources`: the configured instances and every module this build knows.
+struct SourcesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sources",
+        abstract: "List the configured source instances and the modules available to them.")
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        let configuration: Configuration
+        do { configuration = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
+        var out = "Instances (\(configuration.file.path)\(configuration.profile.map { ", profile \($0)" } ?? "")):\n"
+        let instanceRows = configuration.instances.map { instance -> [String] in
+            let schemes = configuration.routes.filter { $0.instance == instance.id }.map(\.scheme)
+            return [instance.id, instance.module, schemes.isEmpty ? "(not routed)" : schemes.joined(separator: ", ")]
+        }
+        out += Table(headers: ["ID", "MODULE", "ROUTED SCHEMES"], rows: instanceRows).rendered(indent: 2)
+        out += "\nModules:\n"
+        out += Table(headers: ["MODULE", "SERVES"], rows: SourceCatalog.modules.map { [$0.moduleName, $0.summary] }).rendered(indent: 2)
+        write(out, to: .standardOutput)
+    }
+}

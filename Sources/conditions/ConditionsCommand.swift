@@ -1,0 +1,58 @@
+import ArgumentParser
+import ConditionsKit
+import Foundation
+
+/// The root command: `conditions [options] [URN ...]` plus its inspection subcommands.
+struct ConditionsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conditions",
+        abstract: "Outdoor conditions from many sources behind one address scheme.",
+        discussion: """
+        Examples:
+          conditions pass:snoqualmie moon:now phases:5
+          conditions                                  # the config's "report" list
+          conditions --profile offline --format ndjson pass:all
+          conditions --now 2026-11-21T14:00:00Z moon:now
+          conditions routes                           # what URNs can be asked
+          conditions check                            # validate sources.json
+
+        Exit codes: 0 every URN resolved; 1 at least one URN failed (the others are still \
+        printed); 2 usage or configuration error.
+        """,
+        version: Version.current,
+        subcommands: [ReportCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self],
+        defaultSubcommand: ReportCommand.self)
+}
+
+/// Runs the command with the documented exit codes (ArgumentParser's own usage errors
+/// would exit 64; ours are 2) and one-line errors on stderr.
+@main
+enum Main {
+    static func main() async {
+        do {
+            var command = try ConditionsCommand.parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let exit as ExitCode {
+            Foundation.exit(exit.rawValue)
+        } catch let failure as Failure {
+            for line in failure.description.split(separator: "\n") {
+                write("conditions: \(LogSetup.redact(String(line)))\n", to: .standardError)
+            }
+            Foundation.exit(2)
+        } catch {
+            let code = ConditionsCommand.exitCode(for: error)
+            if code == .success {
+                // --help and --version
+                write(ConditionsCommand.fullMessage(for: error) + "\n", to: .standardOutput)
+                Foundation.exit(0)
+            }
+            write("conditions: \(ConditionsCommand.fullMessage(for: error).split(separator: "\n").first ?? "")\n", to: .standardError)
+            write("Run 'conditions --help' for usage.\n", to: .standardError)
+            Foundation.exit(2)
+        }
+    }
+}

@@ -1,0 +1,78 @@
+import ConditionsKit
+import Foundation
+
+/// Finds and reads `sources.json`, turning JSON syntax errors into `file:line:column` messages.
+struct ConfigFile {
+    let url: URL
+    let root: JSONObject
+
+    var directory: URL { url.deletingLastPathComponent() }
+
+    /// Lookup order: `--config`, `$CONDITIONS_CONFIG`, `./sources.json`,
+    /// `$XDG_CONFIG_HOME/conditions/sources.json` (default `~/.config/...`).
+    static func locate(explicit: String?, environment: [String: String], currentDirectory: URL) throws(ConfigurationError) -> URL {
+        if let explicit {
+            return try existing(explicit, origin: "--config", currentDirectory: currentDirectory)
+        }
+        if let fromEnvironment = environment["CONDITIONS_CONFIG"], !fromEnvironment.isEmpty {
+            return try existing(fromEnvironment, origin: "CONDITIONS_CONFIG", currentDirectory: currentDirectory)
+        }
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
+            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
+        let candidates = [
+            currentDirectory.appendingPathComponent("sources.json"),
+            configHome.appendingPathComponent("conditions/sources.json"),
+        ]
+        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
+            return found
+        }
+        throw ConfigurationError("no sources.json found (looked in \(candidates.map(\.path).joined(separator: ", "))); pass --config FILE or set CONDITIONS_CONFIG")
+    }
+
+    private static func existing(_ path: String, origin: String, currentDirectory: URL) throws(ConfigurationError) -> URL {
+        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : currentDirectory.appendingPathComponent(path)
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw ConfigurationError("\(origin): \(path): no such file")
+        }
+        guard !isDirectory.boolValue else { throw ConfigurationError("\(origin): \(path) is a folder, not a file") }
+        return url.standardizedFileURL
+    }
+
+    /// The largest config file read; anything bigger is not a hand-written config.
+    static let maximumSize = 4 << 20
+
+    static func read(_ url: URL) throws(ConfigurationError) -> ConfigFile {
+        let name = url.path
+        let data: Data
+        do {
+            let attributes = try FileManager.default.attributesOfItem(atPath: url.path)
+            if let size = attributes[.size] as? Int, size > maximumSize {
+                throw ConfigurationError("\(name): \(size) bytes is larger than the \(maximumSize)-byte limit")
+            }
+            data = try Data(contentsOf: url)
+        } catch let error as ConfigurationError {
+            throw error
+        } catch {
+            throw ConfigurationError("\(name): cannot read: \(error.localizedDescription)")
+        }
+        let value: JSONValue
+        do { value = try JSONValue.parse(data) } catch {
+            throw ConfigurationError("\(name):\(error.line):\(error.column): invalid JSON: \(error.reason)")
+        }
+        guard let root = value.objectValue else {
+            throw ConfigurationError("\(name): the top level must be an object, found \(value.typeName)")
+        }
+        return ConfigFile(url: url, root: root)
+    }
+}
+
+/// One or more problems with the configuration: printed one per line, exit code 2.
+struct ConfigurationError: Error, CustomStringConvertible {
+    var problems: [String]
+
+    init(_ problem: String) { problems = [problem] }
+    init(problems: [String]) { self.problems = problems }
+
+    var description: String { problems.joined(separator: "\n") }
+}

@@ -1,0 +1,104 @@
+import ConditionsKit
+import Foundation
+import Logging
+
+/// The loaded configuration made live: source instances created and every routed scheme's
+/// patterns registered in one Compass router.
+struct Runtime: Sendable {
+    let configuration: ConfigurationSummary
+    let router: Router<SourceInstance>
+    let instances: [SourceInstance]
+    /// Values that must never be printed (secrets substituted from the environment).
+    let secrets: Set<String>
+
+    /// The parts of `Configuration` needed after loading.
+    struct ConfigurationSummary: Sendable {
+        let file: URL
+        let profile: String?
+        let place: Place
+        let routes: [Route]
+        let report: [String]
+        let cache: Configuration.CacheSettings
+
+        struct Route: Sendable {
+            let scheme: String
+            let instance: String
+        }
+    }
+
+    /// Creates every instance and the router, collecting every problem (bad options, missing
+    /// environment variables in routed sources, ambiguous patterns).
+    init(_ configuration: Configuration, environment: [String: String], logger: Logger) throws(ConfigurationError) {
+        var problems: [String] = []
+        var secrets: Set<String> = []
+        let routed = Set(configuration.routes.map(\.instance))
+        let interpolation = Interpolation(environment: environment)
+        var instances: [SourceInstance] = []
+
+        for entry in configuration.instances {
+            guard let module = SourceCatalog.module(named: entry.module) else { continue }
+            let path = "sources.\(entry.id).options"
+            let outcome = interpolation.apply(.object(entry.options), path: path)
+            secrets.formUnion(outcome.secrets)
+            // A missing variable only matters where the instance is used: unrouted sources
+            // (Aeris without keys, say) stay configurable without their secrets.
+            if routed.contains(entry.id) {
+                for missing in outcome.missing {
+                    problems.append("\(missing.path): environment variable \(missing.variable) is not set")
+                }
+                if !outcome.missing.isEmpty { continue }
+            }
+            var instanceLogger = logger
+            instanceLogger[metadataKey: "source"] = "\(entry.id)"
+            let sourceConfiguration = SourceConfiguration(
+                instance: entry.id,
+                options: SourceOptions(path: path, object: outcome.value.objectValue ?? JSONObject(), baseDirectory: configuration.directory),
+                configDirectory: configuration.directory,
+                place: configuration.place,
+                logger: instanceLogger)
+            do {
+                let source = try module.init(configuration: sourceConfiguration)
+                instances.append(SourceInstance(
+                    id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
+                    ttl: entry.ttl ?? module.defaultTTL,
+                    fingerprint: "\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())"))
+            } catch {
+                // Unrouted instances are validated too, but only errors that are not caused
+                // by the secrets they were allowed to lack.
+                if routed.contains(entry.id) || outcome.missing.isEmpty {
+                    problems.append("sources.\(entry.id): \(ConditionsError.report(error).message)")
+                }
+            }
+        }
+
+        var router = Router<SourceInstance>()
+        for route in configuration.routes {
+            guard let instance = instances.first(where: { $0.id == route.instance }) else { continue }
+            let patterns = instance.source.routes.compactMap { pattern -> RoutePattern? in
+                if pattern.scheme == nil { return pattern.bound(toScheme: route.scheme) }
+                return pattern.scheme?.lowercased() == route.scheme ? pattern : nil
+            }
+            if patterns.isEmpty {
+                let served = instance.source.routes.map(\.text).joined(separator: ", ")
+                problems.append("routes.\(route.scheme): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
+            }
+            for pattern in patterns {
+                let examples = instance.source.examples.filter { (try? URN($0)).flatMap(pattern.match) != nil }
+                do { try router.register(pattern, instance, examples: examples) } catch {
+                    problems.append("routes.\(route.scheme): \(error.message)")
+                }
+            }
+        }
+
+        guard problems.isEmpty else {
+            throw ConfigurationError(problems: problems.map { "\(configuration.file.path): \($0)" })
+        }
+        self.router = router
+        self.instances = instances
+        self.secrets = secrets
+        self.configuration = ConfigurationSummary(
+            file: configuration.file, profile: configuration.profile, place: configuration.place,
+            routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
+            report: configuration.report, cache: configuration.cache)
+    }
+}
