@@ -40,6 +40,7 @@ let package = Package(
                 "Fixtures",
                 "Aeris",
                 "WSDOT",
+                "Astronomy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),

@@ -30,6 +30,7 @@ import Testing
         let byDate = try await resolve("moon:2026-12-04")
         let atNoon = try await resolve("moon:2026-12-04T20%3A00%3A00Z")  // 12:00 in Seattle (PST)
         #expect(byDate == atNoon)
+        #expect(byDate == (try await resolve("moon:2026-12-04T2000Z")))  // the basic ISO 8601 form
         let other = try await resolve("moon:2026-12-04T12%3A00%3A00Z")  // 04:00 in Seattle: same day, other values
         #expect(other["rise"] == byDate["rise"] && other["illumination"] != byDate["illumination"])
     }
