@@ -16,7 +16,9 @@ public struct AstronomySource: ConditionsSource {
 
     /// The years the stated accuracy was measured over; other instants are refused.
     static let years = 1900...2100
+    /// What `moon:{date}` accepts, for error messages (shared wording with the Aeris module).
     static let dateAllowed = "an ISO 8601 date or date-time such as 2026-12-04 or 2026-12-04T18:00:00Z, or now"
+    /// What `phases:{count}` accepts, for error messages.
     static let countAllowed = "a whole number from 1 to 100"
 
     private let location: Place?
@@ -34,23 +36,22 @@ public struct AstronomySource: ConditionsSource {
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let place = self.location ?? context.place
-        switch location.pattern.scheme?.lowercased() {
-        case "phases":
+        let placeholders = location.pattern.placeholders
+        if placeholders.contains("count") {
             let count = try Self.count(try location.argument("count"))
             try Self.checkRange(context.now, place: place, argument: "now", value: Timestamp.string(from: context.now))
             let events = MoonPhases.events(after: context.now, count: count)
             let list = events.map { event -> JSONValue in ["name": .string(event.phase.name), "date": JSONValue(event.date)] }
             return SourceResult(data: ["phases": .array(list)])
-        default:
-            let date: Date
-            if location.pattern.placeholders.contains("date") {
-                date = try Self.instant(try location.argument("date"), now: context.now, place: place)
-            } else {
-                date = context.now
-                try Self.checkRange(date, place: place, argument: "now", value: Timestamp.string(from: date))
-            }
-            return SourceResult(data: MoonReport(at: date, place: place).json(place: place))
         }
+        let date: Date
+        if placeholders.contains("date") {
+            date = try Self.instant(try location.argument("date"), now: context.now, place: place)
+        } else {
+            date = context.now
+            try Self.checkRange(date, place: place, argument: "now", value: Timestamp.string(from: date))
+        }
+        return SourceResult(data: MoonReport(at: date, place: place).json(place: place))
     }
 
     /// Parses `phases:{count}`: ASCII digits only, 1…100.

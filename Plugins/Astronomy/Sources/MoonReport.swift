@@ -11,10 +11,12 @@ struct MoonReport: Equatable {
     let age: Double
     /// Fraction of the current lunation elapsed, four decimals.
     let cycle: Double
-    /// Moonrise and moonset on the local calendar day, nil when there is none.
+    /// The first moonrise on the local calendar day, nil when there is none.
     let rise: Date?
+    /// The first moonset on the local calendar day, nil when there is none.
     let set: Date?
 
+    /// Computes everything for `date` as seen from `place`.
     init(at date: Date, place: Place) {
         let calendar = Self.calendar(for: place)
         let (previous, next) = MoonPhases.bracket(date)
