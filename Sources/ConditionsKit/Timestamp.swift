@@ -52,4 +52,20 @@ public enum Timestamp {
         let fraction = match.7.map { Double("0." + $0) ?? 0 } ?? 0
         return date.addingTimeInterval(fraction)
     }
+
+    /// What `instant(_:now:timeZone:)` accepts, for `invalidArguments` messages.
+    public static let instantForms = "now, an ISO 8601 date such as 2026-12-04 (local noon) or a date-time such as 2026-12-04T1800Z or 2026-12-04T18%3A00Z"
+
+    /// Reads a URN argument naming an instant, the same way in every source: `now` is the
+    /// report's clock; a date alone means local noon that day (the middle of the day whose
+    /// events are reported); a date-time without an offset is local time in `timeZone`.
+    public static func instant(_ text: String, now: Date, timeZone: TimeZone) -> Date? {
+        if text.lowercased() == "now" { return now }
+        guard let date = parse(text, timeZone: timeZone) else { return nil }
+        guard text.wholeMatch(of: #/\d{4}-\d{2}-\d{2}/#) != nil else { return date }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        // Through the calendar, not +12 h, so noon stays noon on daylight-saving days.
+        return calendar.date(bySettingHour: 12, minute: 0, second: 0, of: date) ?? date.addingTimeInterval(12 * 3600)
+    }
 }

@@ -3,15 +3,13 @@ import Foundation
 
 /// Reading the URN arguments of `moon:{date}` and `phases:{count}`.
 enum AerisArguments {
-    static let allowedDates = "an ISO 8601 date or date-time such as 2026-12-04 or 2026-12-04T18:00:00Z, or now"
+    static let allowedDates = Timestamp.instantForms
     static let allowedCounts = "a whole number from 1 to 100"
     static let counts = 1...100
 
-    /// The instant `text` names: `now` is the context's clock; a date without an offset is
-    /// read in the place's zone, so `moon:2026-12-04` means local midnight there.
+    /// The instant `text` names (see `Timestamp.instant`): `moon:2026-12-04` is local noon.
     static func instant(_ text: String, now: Date, timeZone: TimeZone) throws(ConditionsError) -> Date {
-        if text.lowercased() == "now" { return now }
-        guard let date = Timestamp.parse(text, timeZone: timeZone) else {
+        guard let date = Timestamp.instant(text, now: now, timeZone: timeZone) else {
             throw ConditionsError.invalidArguments(argument: "date", value: text, allowed: allowedDates)
         }
         return date

@@ -26,7 +26,7 @@ struct AerisSourceTests {
 
     // `:` separates URN segments, so the colons of a time are percent-encoded.
     @Test(arguments: [
-        ("moon:2026-12-04", 1_796_371_200),  // local midnight in Seattle
+        ("moon:2026-12-04", 1_796_414_400),  // local noon in Seattle
         ("moon:2026-12-04T18%3A00%3A00Z", 1_796_407_200),
         ("moon:2026-12-04T10%3A00%3A00-08%3A00", 1_796_407_200),
         ("moon:2026-12-04T10%3a00", 1_796_407_200),  // no offset: the place's zone
@@ -43,7 +43,7 @@ struct AerisSourceTests {
         let http = StubHTTPClient(body: try AerisFixture.sunMoon.body)
         let place = Place(latitude: 47.6097, longitude: -122.3331)
         _ = try await source.resolve(AerisHarness.location("moon:2026-12-04", in: source), context: AerisHarness.context(http, place: place))
-        #expect(await http.requests.first?.url.query?.contains("from=1796342400") == true)
+        #expect(await http.requests.first?.url.query?.contains("from=1796385600") == true)
     }
 
     @Test(arguments: ["tomorrow", "2026-13-01", "2026-02-30", "12/04/2026", "2026-12-04T25:00Z", "1796342400"])
@@ -51,7 +51,7 @@ struct AerisSourceTests {
         let http = StubHTTPClient(body: Data())
         let source = try AerisHarness.source()
         let location = try AerisHarness.location("moon:\(text.replacingOccurrences(of: ":", with: "%3A"))", in: source)
-        await #expect(throws: ConditionsError.invalidArguments(argument: "date", value: text, allowed: "an ISO 8601 date or date-time such as 2026-12-04 or 2026-12-04T18:00:00Z, or now")) {
+        await #expect(throws: ConditionsError.invalidArguments(argument: "date", value: text, allowed: Timestamp.instantForms)) {
             try await source.resolve(location, context: AerisHarness.context(http))
         }
         #expect(await http.requests.isEmpty)

@@ -17,7 +17,7 @@ public struct AstronomySource: ConditionsSource {
     /// The years the stated accuracy was measured over; other instants are refused.
     static let years = 1900...2100
     /// What `moon:{date}` accepts, for error messages (shared wording with the Aeris module).
-    static let dateAllowed = "an ISO 8601 date or date-time such as 2026-12-04 or 2026-12-04T18:00:00Z, or now"
+    static let dateAllowed = Timestamp.instantForms
     /// What `phases:{count}` accepts, for error messages.
     static let countAllowed = "a whole number from 1 to 100"
 
@@ -69,15 +69,8 @@ public struct AstronomySource: ConditionsSource {
             try checkRange(now, place: place, argument: "date", value: text)
             return now
         }
-        let zone = place.timeZone ?? .gmt
-        guard var date = Timestamp.parse(text, timeZone: zone) else {
+        guard let date = Timestamp.instant(text, now: now, timeZone: place.timeZone ?? .gmt) else {
             throw ConditionsError.invalidArguments(argument: "date", value: text, allowed: dateAllowed)
-        }
-        if text.wholeMatch(of: #/\d{4}-\d{2}-\d{2}/#) != nil {
-            let calendar = MoonReport.calendar(for: place)
-            var noon = calendar.dateComponents([.year, .month, .day], from: date)
-            noon.hour = 12
-            date = calendar.date(from: noon) ?? date.addingTimeInterval(12 * 3600)
         }
         try checkRange(date, place: place, argument: "date", value: text)
         return date

@@ -57,7 +57,7 @@ import Testing
         let error = await conditionsError { _ = try await resolve("moon:\(text)") }
         #expect(error?.kind == .invalidArguments)
         #expect(error?.message.contains("invalid date") == true)
-        #expect(error?.message.contains("2026-12-04T18:00:00Z") == true)
+        #expect(error?.message.contains("2026-12-04T1800Z") == true)
     }
 
     @Test(arguments: ["2024-02-29", "2000-02-29", "1900-01-01", "2100-12-31", "2015-12-31T23%3A59%3A59Z"])
