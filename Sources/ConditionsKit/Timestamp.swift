@@ -15,7 +15,8 @@ public enum Timestamp {
     /// not one of those forms or names an impossible date.
     public static func parse(_ text: String, timeZone: TimeZone = .gmt) -> Date? {
         let pattern = #/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/#
-        guard let match = text.wholeMatch(of: pattern) else { return nil }
+        // ASCII digits only: `\d` alone also matches other scripts' digits, which `Int` then rejects.
+        guard let match = text.wholeMatch(of: pattern.asciiOnlyDigits()) else { return nil }
         var components = DateComponents()
         components.year = Int(match.1)
         components.month = Int(match.2)
