@@ -9,12 +9,14 @@ public enum Timestamp {
             .replacingOccurrences(of: "+0000", with: "Z")
     }
 
-    /// Parses an ISO 8601 date-time (`2026-11-21T14:05:00Z`, `…T06:05-08:00`, fractional seconds
-    /// allowed) or a calendar date (`2026-11-21`, read as midnight in `timeZone`).
+    /// Parses an ISO 8601 date-time (`2026-11-21T14:05:00Z`, `…T06:05-08:00`, the basic form
+    /// `2026-11-21T1405Z`, fractional seconds allowed) or a calendar date (`2026-11-21`, read as midnight in `timeZone`).
     /// A date-time without an offset is read in `timeZone` too. Returns nil when the text is
     /// not one of those forms or names an impossible date.
     public static func parse(_ text: String, timeZone: TimeZone = .gmt) -> Date? {
-        let pattern = #/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?(Z|z|[+-]\d{2}:?\d{2})?)?$/#
+        // Extended (18:00:00) and basic (180000) times are both accepted: a URN cannot hold a
+        // raw ':' inside a segment, so `moon:2026-12-04T1800Z` is how a time is written there.
+        let pattern = #/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/#
         // ASCII digits only: `\d` alone also matches other scripts' digits, which `Int` then rejects.
         guard let match = text.wholeMatch(of: pattern.asciiOnlyDigits()) else { return nil }
         var components = DateComponents()
@@ -37,7 +39,7 @@ public enum Timestamp {
                 zone = .gmt
             } else {
                 let digits = offset.dropFirst().filter(\.isNumber)
-                guard let hours = Int(digits.prefix(2)), let minutes = Int(digits.suffix(2)), hours < 24, minutes < 60,
+                guard let hours = Int(digits.prefix(2)), let minutes = digits.count > 2 ? Int(digits.suffix(2)) : 0, hours < 24, minutes < 60,
                       let fixed = TimeZone(secondsFromGMT: (offset.first == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
                 else { return nil }
                 zone = fixed

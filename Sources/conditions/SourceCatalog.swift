@@ -1,11 +1,15 @@
+import Aeris
 import ConditionsKit
 import Fixtures
+import WSDOT
 
 /// Every source module this build of `conditions` knows, by the name `sources.json` uses.
 /// Registering a new module is one line here (plus its target in Package.swift).
 enum SourceCatalog {
     static let modules: [any ConditionsSource.Type] = [
         FixturesSource.self,
+        AerisSource.self,
+        WSDOTPassSource.self,
     ]
 
     static func module(named name: String) -> (any ConditionsSource.Type)? {

@@ -26,7 +26,7 @@ struct RoutesCommand: ParsableCommand {
             let table = Table(headers: ["PATTERN", "SOURCE", "MODULE", "EXAMPLES"],
                               rows: rows.map { [$0.pattern, $0.instance, $0.module, Self.abbreviate($0.examples)] })
             write(table.rendered(), to: .standardOutput)
-        case .json, .ndjson:
+        case .json, .ndjson, .csv:
             let values = rows.map { row -> JSONValue in
                 ["pattern": .string(row.pattern), "source": .string(row.instance), "module": .string(row.module),
                  "examples": .array(row.examples.map(JSONValue.string))]

@@ -18,6 +18,7 @@ struct Runtime: Sendable {
         let place: Place
         let routes: [Route]
         let report: [String]
+        let cache: Configuration.CacheSettings
 
         struct Route: Sendable {
             let scheme: String
@@ -57,7 +58,10 @@ struct Runtime: Sendable {
                 logger: instanceLogger)
             do {
                 let source = try module.init(configuration: sourceConfiguration)
-                instances.append(SourceInstance(id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger))
+                instances.append(SourceInstance(
+                    id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
+                    ttl: entry.ttl ?? module.defaultTTL,
+                    fingerprint: "\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())"))
             } catch {
                 // Unrouted instances are validated too, but only errors that are not caused
                 // by the secrets they were allowed to lack.
@@ -95,6 +99,6 @@ struct Runtime: Sendable {
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
             routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
-            report: configuration.report)
+            report: configuration.report, cache: configuration.cache)
     }
 }
