@@ -40,6 +40,7 @@ let package = Package(
                 "Fixtures",
                 "Aeris",
                 "WSDOT",
+                "Astronomy",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -50,6 +51,7 @@ let package = Package(
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
         .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
         .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML"], path: "Plugins/WSDOT/Sources"),
+        .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
 
         // MARK: Tests
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
@@ -58,6 +60,7 @@ let package = Package(
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests"),
     ],
     swiftLanguageModes: [.v6]
 )

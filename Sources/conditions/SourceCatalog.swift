@@ -1,4 +1,5 @@
 import Aeris
+import Astronomy
 import ConditionsKit
 import Fixtures
 import WSDOT
@@ -10,6 +11,7 @@ enum SourceCatalog {
         FixturesSource.self,
         AerisSource.self,
         WSDOTPassSource.self,
+        AstronomySource.self,
     ]
 
     static func module(named name: String) -> (any ConditionsSource.Type)? {
