@@ -27,6 +27,10 @@ import Testing
         "2026-11-21T19:35:00+0530",
         "2026-11-21T14:05:00+00:00",
         "2026-11-22T03:05:00+13:00",
+        "2026-11-21T1405Z",
+        "2026-11-21T140500Z",
+        "2026-11-21T060500-0800",
+        "2026-11-21T19:05+05",
     ])
     func dateTimesWithOffsets(text: String) {
         #expect(Timestamp.parse(text, timeZone: losAngeles) == reference)
@@ -37,9 +41,15 @@ import Testing
         #expect(Timestamp.parse("2026-11-21T06:05:00", timeZone: losAngeles) == reference)
     }
 
+    @Test func hourOnly() {
+        #expect(Timestamp.parse("2026-11-21T14Z") == reference.addingTimeInterval(-300))
+        #expect(Timestamp.parse("2026-11-21T14") == reference.addingTimeInterval(-300))
+    }
+
     @Test func fractionalSeconds() throws {
         #expect(try #require(Timestamp.parse("2026-11-21T14:05:00.25Z")).timeIntervalSince(reference) == 0.25)
         #expect(try #require(Timestamp.parse("2026-11-21T14:05:00.5-00:00")).timeIntervalSince(reference) == 0.5)
+        #expect(try #require(Timestamp.parse("2026-11-21T140500,5Z")).timeIntervalSince(reference) == 0.5)
         let nanos = try #require(Timestamp.parse("2026-11-21T14:05:00.123456789Z"))
         #expect(abs(nanos.timeIntervalSince(reference) - 0.123456789) < 1e-6)
     }
@@ -53,7 +63,8 @@ import Testing
         "2026-02-30", "2026-04-31", "2026-13-01", "2026-00-10", "2026-11-00", "2026-11-32",
         "2026-11-21T24:00:00Z", "2026-11-21T14:60:00Z", "2026-11-21T14:05:60Z",
         "2026-11-21T14:05:00+2400", "2026-11-21T14:05:00+05:60", "2026-11-21T14:05:00+5:30",
-        "2026-11-21T14:05:00.Z", "2026-11-21T14:05:00.1234567890Z", "2026-11-21T14",
+        "2026-11-21T14:05:00.Z", "2026-11-21T14:05:00.1234567890Z", "2026-11-21T1", "2026-11-21T14:5",
+        "2026-11-21T14:05:00+5", "2026-11-21T2405Z", "2026-11-21T1460Z",
         "garbage", "", "2026-11-21T", "2026/11/21", " 2026-11-21", "2026-11-21 ", "26-11-21",
         "2026-1-21", "2026-11-21T14:05:00ZZ", "2026-11-21T14:05:00 PST", "١٢٣٤-11-21",
     ])
