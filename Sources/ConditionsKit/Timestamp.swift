@@ -17,7 +17,8 @@ public enum Timestamp {
         // Extended (18:00:00) and basic (180000) times are both accepted: a URN cannot hold a
         // raw ':' inside a segment, so `moon:2026-12-04T1800Z` is how a time is written there.
         let pattern = #/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/#
-        guard let match = text.wholeMatch(of: pattern) else { return nil }
+        // ASCII digits only: `\d` alone also matches other scripts' digits, which `Int` then rejects.
+        guard let match = text.wholeMatch(of: pattern.asciiOnlyDigits()) else { return nil }
         var components = DateComponents()
         components.year = Int(match.1)
         components.month = Int(match.2)
