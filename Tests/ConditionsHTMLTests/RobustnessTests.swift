@@ -60,6 +60,14 @@ import Testing
         }
     }
 
+    @Test func pagesWithoutElementsHaveNoRoot() throws {
+        for body in ["  \n\t", "<!-- maintenance -->", "\u{1}\u{2}"] {
+            let page = try HTMLDocument(data: utf8(body))
+            #expect(page.root == nil)
+            #expect(try page.text("//span[@id='PassInfoConditions']") == nil)
+        }
+    }
+
     @Test func invalidXPathThrowsNamingTheExpression() throws {
         let page = try HTMLDocument(data: try fixture("minimal-pass-page"))
         let error = try #require(throws: HTMLError.self) { try page.nodes("//span[@id='x'") }
