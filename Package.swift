@@ -31,6 +31,9 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "ConditionsHTML", dependencies: ["CLibXML2"], exclude: ["README.md"]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "CCurlShims"], exclude: ["README.md"]),
 
         // MARK: Host
         .executableTarget(
@@ -41,6 +44,7 @@ let package = Package(
                 "Aeris",
                 "WSDOT",
                 "Astronomy",
+                "ConditionsHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -54,8 +58,10 @@ let package = Package(
         .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
 
         // MARK: Tests
+        .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
+        .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
-        .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
+        .testTarget(name: "ConditionsCLITests", dependencies: ["conditions", "LoopbackServer"]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
