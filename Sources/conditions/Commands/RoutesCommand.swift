@@ -17,9 +17,7 @@ struct RoutesCommand: ParsableCommand {
         do { runtime = try global.loadRuntime(logger: LogSetup.makeLogger(level: global.logLevel)) } catch { throw Failure.configuration(error) }
         let rows = runtime.router.routes.map { route in
             (pattern: route.pattern.text, instance: route.handler.id, module: route.handler.module,
-             examples: route.handler.source.examples.filter { example in
-                 (try? URN(example)).flatMap { route.pattern.match($0) } != nil
-             })
+             examples: route.examples)
         }
         switch format {
         case .text:

@@ -83,7 +83,12 @@ struct Runtime: Sendable {
                 problems.append("routes.\(route.scheme): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
             }
             for pattern in patterns {
-                let examples = instance.source.examples.filter { (try? URN($0)).flatMap(pattern.match) != nil }
+                // An example belongs to the most specific pattern it matches (pass:all to
+                // pass:all, not also to pass:{name}).
+                let examples = instance.source.examples.filter { example in
+                    guard let urn = try? URN(example), pattern.match(urn) != nil else { return false }
+                    return !patterns.contains { $0.literalCount > pattern.literalCount && $0.match(urn) != nil }
+                }
                 do { try router.register(pattern, instance, examples: examples) } catch {
                     problems.append("routes.\(route.scheme): \(error.message)")
                 }
