@@ -16,7 +16,7 @@ enum HTTPClients {
         return { limits in
             views.withLock { views in
                 if let existing = views.first(where: { $0.0 == limits }) { return existing.1 }
-                let view = CoalescingHTTPClient(base: base(version: version, limits: limits, logger: logger))
+                let view = CoalescingHTTPClient(base: base(version: version, limits: limits, logger: logger), logger: logger)
                 views.append((limits, view))
                 return view
             }
