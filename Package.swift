@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
     ],
     targets: [
         // MARK: Contract
@@ -23,29 +24,54 @@ let package = Package(
             dependencies: [.product(name: "Logging", package: "swift-log")]
         ),
 
+        // MARK: Shared toolkits
+        .systemLibrary(
+            name: "CLibXML2",
+            pkgConfig: "libxml-2.0",
+            providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
+        ),
+        .target(name: "ConditionsHTML", dependencies: ["CLibXML2"], exclude: ["README.md"]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "CCurlShims", dependencies: ["CCurl"]),
+        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "CCurlShims"], exclude: ["README.md"]),
+
         // MARK: Host
         .executableTarget(
             name: "conditions",
             dependencies: [
                 "ConditionsKit",
                 "Fixtures",
+                "Aeris",
+                "WSDOT",
+                "Astronomy",
+                "ConditionsHTTP",
                 "Exec",
                 // new-source: modules above this line
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
 
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
+        .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML"], path: "Plugins/WSDOT/Sources"),
+        .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
         .target(name: "Exec", dependencies: ["ConditionsKit", "ExecSupport"], path: "Plugins/Exec/Sources"),
         .target(name: "ExecSupport", path: "Plugins/Exec/Support"),
         // new-source: targets above this line
 
         // MARK: Tests
+        .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
+        .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
-        .testTarget(name: "ConditionsCLITests", dependencies: ["conditions"]),
+        .testTarget(name: "ConditionsCLITests", dependencies: ["conditions", "LoopbackServer"]),
+        .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit"], path: "Plugins/Exec/Tests"),
         // new-source: test targets above this line
     ],

@@ -38,6 +38,11 @@ public protocol ConditionsSource: Sendable {
     /// (`{scheme}:{name}`) answers every scheme routed to the instance.
     var routes: [RoutePattern] { get }
 
+    /// How long a result stays fresh in the on-disk cache, in seconds, unless `sources.json`
+    /// says otherwise (`"ttl"`); 0 (the default) means results are not cached — right for
+    /// sources that compute or read local files.
+    static var defaultTTL: Double { get }
+
     /// Example URNs this instance can answer, used for "did you mean" suggestions and
     /// `conditions routes`; empty by default.
     var examples: [String] { get }
@@ -50,6 +55,7 @@ public protocol ConditionsSource: Sendable {
 
 extension ConditionsSource {
     public var examples: [String] { [] }
+    public static var defaultTTL: Double { 0 }
 }
 
 /// What a module's initializer receives: its instance id, its options and the config's context.

@@ -10,7 +10,8 @@ public enum Suggestions {
     public static func closest(to text: String, among candidates: [String], limit: Int = 3) -> [String] {
         let needle = Array(text.lowercased())
         let threshold = max(2, needle.count / 3)
-        let scored = candidates.compactMap { candidate -> (String, Int)? in
+        var seen = Set<String>()
+        let scored = candidates.filter { seen.insert($0).inserted }.compactMap { candidate -> (String, Int)? in
             let hay = Array(candidate.lowercased())
             let distance = editDistance(needle, hay)
             let sharesPrefix = needle.count >= 3 && (hay.starts(with: needle.prefix(3)))

@@ -15,12 +15,13 @@ struct ConditionsCommand: AsyncParsableCommand {
           conditions --now 2026-11-21T14:00:00Z moon:now
           conditions routes                           # what URNs can be asked
           conditions check                            # validate sources.json
+          conditions watch pass:stevens --every 5m    # print changes as they happen
 
         Exit codes: 0 every URN resolved; 1 at least one URN failed (the others are still \
         printed); 2 usage or configuration error.
         """,
         version: Version.current,
-        subcommands: [ReportCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self],
+        subcommands: [ReportCommand.self, WatchCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self],
         defaultSubcommand: ReportCommand.self)
 }
 

@@ -1,6 +1,9 @@
+import Aeris
+import Astronomy
 import ConditionsKit
 import Exec
 import Fixtures
+import WSDOT
 // new-source: imports above this line
 
 /// Every source module this build of `conditions` knows, by the name `sources.json` uses.
@@ -9,6 +12,9 @@ import Fixtures
 enum SourceCatalog {
     static let modules: [any ConditionsSource.Type] = [
         FixturesSource.self,
+        AerisSource.self,
+        WSDOTPassSource.self,
+        AstronomySource.self,
         ExecSource.self,
         // new-source: modules above this line
     ]

@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test func defaultReportPrintsEveryConfiguredURNAsText() throws {
-        let run = try CLI.run(["--config", config, "--profile", "offline"])
+        let run = try CLI.run(["--config", config, "--profile", "replay"])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         #expect(run.stdout.contains("Snoqualmie Pass I-90  RESTRICTED"))
@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test func jsonFormatIsOneArrayInTheOrderAsked() throws {
-        let run = try CLI.run(["--config", config, "--format", "json", "phases:5", "pass:blewett", "moon:now"])
+        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "json", "phases:5", "pass:blewett", "moon:now"])
         #expect(run.status == 0)
         let array = try #require(try json(run.stdout) as? [[String: Any]])
         #expect(array.map { $0["urn"] as? String } == ["phases:5", "pass:blewett", "moon:now"])
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func ndjsonPrintsOneObjectPerLineIncludingFailures() throws {
-        let run = try CLI.run(["--config", config, "--format", "ndjson", "pass:snoqualmie", "pass:snoqulamie", "pas:stevens", "moon:now"])
+        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:snoqualmie", "pass:snoqulamie", "pas:stevens", "moon:now"])
         #expect(run.status == 1)
         #expect(run.stderr.isEmpty)
         let lines = run.stdoutLines
@@ -67,7 +67,7 @@ import Testing
     }
 
     @Test func textModePrintsFailuresToStderrOneLineEachAndStillPrintsTheRest() throws {
-        let run = try CLI.run(["--config", config, "pass:white", "pass:nope", "moon:now:extra", "", "pass:satus"])
+        let run = try CLI.run(["--config", config, "--profile", "replay", "pass:white", "pass:nope", "moon:now:extra", "", "pass:satus"])
         #expect(run.status == 1)
         #expect(run.stdout.contains("White Pass US 12  OPEN"))
         #expect(run.stdout.contains("Satus Pass US 97  OPEN"))
@@ -81,7 +81,7 @@ import Testing
         // Recording with --format ndjson and replaying through Fixtures gives the same data.
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let recorded = try CLI.run(["--config", config, "--format", "ndjson", "pass:chinook"])
+        let recorded = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:chinook"])
         #expect(recorded.status == 0)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("Recorded/pass"), withIntermediateDirectories: true)
         try recorded.stdout.write(to: dir.appendingPathComponent("Recorded/pass/chinook.json"), atomically: true, encoding: .utf8)
@@ -100,7 +100,7 @@ import Testing
     }
 
     @Test func traversalAttemptsAreInvalidArguments() throws {
-        let run = try CLI.run(["--config", config, "--format", "ndjson", "pass:..", "pass:%2e%2e", "pass:%2Fetc%2Fpasswd", "pass:.hidden"])
+        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:..", "pass:%2e%2e", "pass:%2Fetc%2Fpasswd", "pass:.hidden"])
         #expect(run.status == 1)
         let kinds = try run.stdoutLines.map { try #require((try json($0) as? [String: Any])?["error"] as? [String: Any])["kind"] as? String }
         #expect(kinds == ["invalidArguments", "invalidArguments", "invalidArguments", "invalidArguments"])
@@ -108,7 +108,7 @@ import Testing
 
     @Test func hostileURNsAreRejectedBeforeRouting() throws {
         let long = "pass:" + String(repeating: "a", count: 1100)
-        let run = try CLI.run(["--config", config, "--format", "ndjson", long, "pass:\u{202E}evil", "pass:a\tb", "pass::x", "pass:%zz"])
+        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", long, "pass:\u{202E}evil", "pass:a\tb", "pass::x", "pass:%zz"])
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map { try #require(try json($0) as? [String: Any]) }
         #expect(objects.count == 5)
@@ -120,7 +120,7 @@ import Testing
     }
 
     @Test func nowMustBeISO8601() throws {
-        let run = try CLI.run(["--config", config, "--now", "yesterday", "moon:now"])
+        let run = try CLI.run(["--config", config, "--profile", "replay", "--now", "yesterday", "moon:now"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("--now: \"yesterday\" is not an ISO 8601"))
         #expect(run.stdout.isEmpty)
@@ -130,7 +130,7 @@ import Testing
         let slugs = ["snoqualmie", "stevens", "white", "blewett", "chinook", "cayuse", "crystal-greenwater", "mt-baker",
                      "north-cascade", "satus", "sherman", "manastash", "loup-loup", "disautel", "wauconda"]
         let urns = (0..<8).flatMap { _ in slugs.map { "pass:\($0)" } }
-        let run = try CLI.run(["--config", config, "--format", "ndjson"] + urns)
+        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson"] + urns)
         #expect(run.status == 0)
         let got = try run.stdoutLines.map { try #require((try json($0) as? [String: Any])?["urn"] as? String) }
         #expect(got == urns)

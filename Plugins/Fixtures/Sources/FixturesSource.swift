@@ -83,8 +83,13 @@ public struct FixturesSource: ConditionsSource {
         }
         // A recorded failure replays as that failure, so failing reports can be demonstrated offline.
         if let error = object["error"] {
-            let kind = error["kind"]?.stringValue.flatMap(ConditionsError.Kind.init(rawValue:)) ?? .upstream
-            throw ConditionsError(kind, error["message"]?.stringValue ?? "recorded failure for \(urn)")
+            let message = error["message"]?.stringValue ?? "recorded failure for \(urn)"
+            let recorded = error["kind"]?.stringValue ?? ""
+            if let kind = ConditionsError.Kind(rawValue: recorded) { throw ConditionsError(kind, message) }
+            if !recorded.isEmpty, recorded.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
+                throw RecordedFailure(kind: recorded, message: message)
+            }
+            throw ConditionsError(.upstream, message)
         }
         guard let data = object["data"] else {
             throw ConditionsError.badResponse("\(file.path): the result object has no \"data\" member")
@@ -111,4 +116,11 @@ public struct FixturesSource: ConditionsSource {
         defer { free(resolved) }
         return String(cString: resolved)
     }
+}
+
+/// A recorded failure of a kind `ConditionsError` does not have (`timeout`, `network`, `http`,
+/// ...), replayed under that kind so the output matches the recording.
+struct RecordedFailure: ReportableError {
+    let kind: String
+    let message: String
 }

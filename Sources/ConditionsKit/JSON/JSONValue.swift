@@ -170,12 +170,7 @@ extension JSONValue: Codable {
     /// Converts any `Encodable` value (a source's own result struct, say) to a `JSONValue`,
     /// keeping the order in which it encodes its keys; dates become ISO 8601 UTC strings.
     public init(encoding value: some Encodable) throws {
-        let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(Timestamp.string(from: date))
-        }
-        self = try JSONValue.parse(encoder.encode(value))
+        self = try JSONValueEncoder().encode(value)
     }
 
     /// Decodes this value as `type` with Foundation's `JSONDecoder`.

@@ -66,7 +66,12 @@ public struct Router<Handler: Sendable>: Sendable {
         }
         let sameScheme = routes.filter { $0.pattern.scheme?.lowercased() == urn.scheme.lowercased() }
         let patterns = sameScheme.map(\.pattern.text)
-        let close = Suggestions.closest(to: urn.rawValue, among: sameScheme.flatMap(\.examples))
+        // Compare what follows the scheme: every candidate shares the scheme, so comparing whole
+        // URNs would make each of them "close" by its prefix.
+        let tail = { (text: String) in String(text.drop { $0 != URN.delimiter }.dropFirst()) }
+        var byTail: [String: String] = [:]
+        for example in sameScheme.flatMap(\.examples) where byTail[tail(example)] == nil { byTail[tail(example)] = example }
+        let close = Suggestions.closest(to: tail(urn.rawValue), among: byTail.keys.sorted()).compactMap { byTail[$0] }
         return .notFound("no route matches \(URN.quote(urn.rawValue)) (\(urn.scheme) routes: \(patterns.joined(separator: ", ")))",
                          suggestions: close)
     }

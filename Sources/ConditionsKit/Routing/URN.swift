@@ -2,8 +2,8 @@
 /// segments separated by `:`, the first being the scheme.
 ///
 /// Syntax is checked before routing: a URN must be non-empty, at most 1 KiB, with no empty
-/// segment, no whitespace, no control or bidirectional-override characters (raw or
-/// percent-encoded), and valid percent escapes.
+/// segment, no whitespace (a space may be written `%20`), no control or bidirectional-override
+/// characters (raw or percent-encoded), and valid percent escapes.
 ///
 /// ```swift
 /// let urn = try URN("pass:snoqualmie")
@@ -44,7 +44,9 @@ public struct URN: Sendable, Hashable, CustomStringConvertible {
             guard let decoded = URN.percentDecode(segment) else {
                 throw Self.syntax("\(Self.quote(text)) has an invalid percent escape in \(Self.quote(segment)); use %XX with two hex digits for UTF-8 bytes")
             }
-            for scalar in decoded.unicodeScalars {
+            // A space may be percent-encoded (the message for a raw one says so); control and
+            // bidirectional characters may not hide behind escapes.
+            for scalar in decoded.unicodeScalars where scalar != " " {
                 if let problem = Self.forbidden(scalar) {
                     throw Self.syntax("\(Self.quote(text)) contains percent-encoded \(problem) in \(Self.quote(segment))")
                 }

@@ -9,46 +9,76 @@ struct ReportCommand: AsyncParsableCommand {
         commandName: "report",
         abstract: "Resolve URNs and print their results (the default command).",
         discussion: """
-        With no URN, resolves the config's "report" list. URNs resolve concurrently; results \
-        print in the order asked, failures included.
+        With no URN, resolves the config's "report" list; "-" reads URNs from stdin, one per \
+        line ("#" starts a comment). URNs resolve concurrently; results print in the order \
+        asked, failures included.
         """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var cache: CacheOptions
 
-    @Option(name: .long, help: "Output format: text (for people), json (one array) or ndjson (one object per line).")
+    @Option(name: .long, help: "Output format: text (for people), json (one array), ndjson (one object per line) or csv.")
     var format: OutputFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("Render the results through this Mustache template instead of --format.", valueName: "file"))
+    var template: String?
 
     @Option(name: .long, help: ArgumentHelp("Pin the clock for every source to this ISO 8601 instant, for reproducible reports.", valueName: "iso8601"))
     var now: String?
 
-    @Argument(help: ArgumentHelp("URNs such as pass:snoqualmie, moon:now, phases:5.", valueName: "urn"))
+    @Flag(name: .shortAndLong, help: "No progress display on stderr.")
+    var quiet = false
+
+    @Argument(help: ArgumentHelp("URNs such as pass:snoqualmie, moon:now, phases:5; \"-\" reads them from stdin.", valueName: "urn"))
     var urns: [String] = []
 
     func run() async throws {
         let logger = LogSetup.makeLogger(level: global.logLevel)
         let runtime: Runtime
         do { runtime = try global.loadRuntime(logger: logger) } catch { throw Failure.configuration(error) }
+        let templateRenderer = try template.map { path throws(Failure) in try TemplateRenderer(file: URL(fileURLWithPath: path)) }
+        let clock = try Clock(now, place: runtime.configuration.place)
 
-        let instant: Date
-        if let now {
-            guard let parsed = Timestamp.parse(now, timeZone: runtime.configuration.place.timeZone ?? .gmt) else {
-                throw Failure.usage("--now: \"\(now)\" is not an ISO 8601 date or date-time (e.g. 2026-11-21T14:00:00Z)")
-            }
-            instant = parsed
-        } else {
-            instant = Date()
+        let requested = ReportInput.urns(arguments: urns, configured: runtime.configuration.report) {
+            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
         }
-
-        let requested = urns.isEmpty ? runtime.configuration.report : urns
         guard !requested.isEmpty else {
-            throw Failure.usage("no URNs given and the config has no \"report\" list; try: conditions pass:snoqualmie moon:now")
+            throw Failure.usage(urns.isEmpty
+                ? "no URNs given and the config has no \"report\" list; try: conditions pass:snoqualmie moon:now"
+                : "no URNs on standard input")
         }
 
-        let resolver = Resolver(runtime: runtime, now: instant, http: HTTPClients.make(version: Version.current))
+        var resolver = Resolver(runtime: runtime, now: clock.now, pinned: clock.pinned, http: HTTPClients.make(version: Version.current, logger: logger))
+        resolver.cache = try cache.policy(runtime: runtime, environment: global.environment)
+        let progress = Progress.onTerminal(enabled: !quiet, total: requested.count)
+        if let progress {
+            resolver.progress = { @Sendable done, total in progress.update(done, total) }
+        }
         let records = await resolver.resolve(requested)
-        let printer = ReportPrinter(format: format, style: .forStandardOutput(environment: global.environment),
-                                    place: runtime.configuration.place)
-        printer.print(records)
+        progress?.finish()
+
+        if let templateRenderer {
+            write(templateRenderer.render(records, generatedAt: clock.now, place: runtime.configuration.place), to: .standardOutput)
+        } else {
+            let printer = ReportPrinter(format: format, style: .forStandardOutput(environment: global.environment),
+                                        place: runtime.configuration.place)
+            printer.print(records)
+        }
         if records.contains(where: \.failed) { throw ExitCode(1) }
+    }
+}
+
+/// The report's instant: the real clock, or `--now` pinned.
+struct Clock {
+    let now: Date
+    let pinned: Bool
+
+    init(_ text: String?, place: Place) throws(Failure) {
+        guard let text else { now = Date(); pinned = false; return }
+        guard let parsed = Timestamp.parse(text, timeZone: place.timeZone ?? .gmt) else {
+            throw Failure.usage("--now: \"\(text)\" is not an ISO 8601 date or date-time (e.g. 2026-11-21T14:00:00Z)")
+        }
+        now = parsed
+        pinned = true
     }
 }

@@ -17,16 +17,14 @@ struct RoutesCommand: ParsableCommand {
         do { runtime = try global.loadRuntime(logger: LogSetup.makeLogger(level: global.logLevel)) } catch { throw Failure.configuration(error) }
         let rows = runtime.router.routes.map { route in
             (pattern: route.pattern.text, instance: route.handler.id, module: route.handler.module,
-             examples: route.handler.source.examples.filter { example in
-                 (try? URN(example)).flatMap { route.pattern.match($0) } != nil
-             })
+             examples: route.examples)
         }
         switch format {
         case .text:
             let table = Table(headers: ["PATTERN", "SOURCE", "MODULE", "EXAMPLES"],
                               rows: rows.map { [$0.pattern, $0.instance, $0.module, Self.abbreviate($0.examples)] })
             write(table.rendered(), to: .standardOutput)
-        case .json, .ndjson:
+        case .json, .ndjson, .csv:
             let values = rows.map { row -> JSONValue in
                 ["pattern": .string(row.pattern), "source": .string(row.instance), "module": .string(row.module),
                  "examples": .array(row.examples.map(JSONValue.string))]

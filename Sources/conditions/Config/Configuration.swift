@@ -9,6 +9,13 @@ struct Configuration {
         let module: String
         let options: JSONObject
         let http: HTTPLimits
+        /// Seconds a result stays fresh in the cache; nil means the module's default.
+        let ttl: Double?
+    }
+
+    struct CacheSettings {
+        var directory: URL?
+        var enabled = true
     }
 
     var file: URL
@@ -19,10 +26,11 @@ struct Configuration {
     var routes: [(scheme: String, instance: String)]
     var report: [String]
     var http: HTTPLimits
+    var cache: CacheSettings
 
     var directory: URL { file.deletingLastPathComponent() }
 
-    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http"]
+    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http", "cache"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
     static func load(_ file: ConfigFile, profile requested: String?) throws(ConfigurationError) -> Configuration {
@@ -68,7 +76,7 @@ struct Configuration {
                     guard let entry = entry.objectValue else {
                         problems.append("sources.\(id): expected an object, found \(entry.typeName)"); continue
                     }
-                    checkKeys(entry, allowed: ["module", "options", "http"], path: "sources.\(id).", problems: &problems)
+                    checkKeys(entry, allowed: ["module", "options", "http", "ttl"], path: "sources.\(id).", problems: &problems)
                     guard let module = entry["module"]?.stringValue else {
                         problems.append("sources.\(id).module: missing; name one of \(SourceCatalog.moduleNames.joined(separator: ", "))"); continue
                     }
@@ -82,7 +90,8 @@ struct Configuration {
                         if let object = value.objectValue { options = object } else { problems.append("sources.\(id).options: expected an object, found \(value.typeName)") }
                     }
                     let limits = readLimits(entry["http"], path: "sources.\(id).http", base: defaults, problems: &problems)
-                    instances.append(Instance(id: id, module: module, options: options, http: limits))
+                    let ttl = readDuration(entry["ttl"], path: "sources.\(id).ttl", problems: &problems)
+                    instances.append(Instance(id: id, module: module, options: options, http: limits, ttl: ttl))
                 }
             } else {
                 problems.append("sources: expected an object, found \(sources.typeName)")
@@ -127,9 +136,23 @@ struct Configuration {
             }
         }
 
+        var cache = CacheSettings()
+        if let value = root["cache"] {
+            if let object = value.objectValue {
+                var options = SourceOptions(path: "cache", object: object, baseDirectory: file.directory)
+                do {
+                    cache.directory = try options.path("directory")
+                    cache.enabled = try options.bool("enabled") ?? true
+                    try options.finish()
+                } catch { problems.append(error.message) }
+            } else {
+                problems.append("cache: expected an object, found \(value.typeName)")
+            }
+        }
+
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
         return Configuration(file: file.url, profile: requested, place: place, instances: instances,
-                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults)
+                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults, cache: cache)
     }
 
     /// Deep-merges `overlay` onto `base`: objects merge member by member, anything else replaces.
@@ -150,6 +173,15 @@ struct Configuration {
             let close = Suggestions.closest(to: key, among: allowed, limit: 1)
             problems.append("\(path)\(key): unknown key" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; allowed: \(allowed.filter { !$0.hasPrefix("$") && $0 != "description" }.joined(separator: ", "))")
         }
+    }
+
+    /// A duration given as seconds (`300`) or text (`"5m"`, `"6h"`).
+    static func readDuration(_ value: JSONValue?, path: String, problems: inout [String]) -> Double? {
+        guard let value, !value.isNull else { return nil }
+        if let seconds = value.doubleValue, seconds >= 0 { return seconds }
+        if let text = value.stringValue, let seconds = DurationText.seconds(text) { return seconds }
+        problems.append("\(path): expected a duration such as 300, \"90s\", \"5m\" or \"6h\", found \(value.serialized())")
+        return nil
     }
 
     static func readLimits(_ value: JSONValue?, path: String, base: HTTPLimits, problems: inout [String]) -> HTTPLimits {

@@ -8,4 +8,6 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
     case json
     /// One result object per line.
     case ndjson
+    /// One row per result, `data` flattened to dotted columns.
+    case csv
 }

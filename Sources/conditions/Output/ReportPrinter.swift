@@ -14,18 +14,25 @@ struct ReportPrinter {
             write(JSONValue.array(records.map(\.json)).serialized(pretty: true) + "\n", to: .standardOutput)
         case .ndjson:
             write(records.map { $0.json.serialized() + "\n" }.joined(), to: .standardOutput)
+        case .csv:
+            write(CSVWriter.render(records), to: .standardOutput)
         case .text:
             let renderer = TextRenderer(style: style, timeZone: place.timeZone ?? .current, placeName: place.name)
             var out = ""
             for record in records {
                 switch record.outcome {
-                case .success(_, _, _, let data):
-                    out += renderer.render(urn: record.urn, data: data).joined(separator: "\n") + "\n"
+                case .success(_, _, let fetchedAt, let data, let staleAge):
+                    var lines = renderer.render(urn: record.urn, data: data)
+                    if let staleAge {
+                        lines.append("  " + style.yellow("⚠ stale: upstream failed; showing the result fetched \(renderer.localTime(fetchedAt, withDate: true)) (\(TextRenderer.age(staleAge)) ago)"))
+                    }
+                    out += lines.joined(separator: "\n") + "\n"
                 case .failure(let kind, let message, _):
                     // Flush what came before so stdout and stderr interleave in the order asked.
                     write(out, to: .standardOutput)
                     out = ""
-                    write("conditions: \(record.urn): \(kind): \(message)\n", to: .standardError)
+                    let line = "conditions: \(record.urn): \(kind): \(message)".replacingOccurrences(of: "\n", with: " ")
+                    write(line + "\n", to: .standardError)
                 }
             }
             write(out, to: .standardOutput)

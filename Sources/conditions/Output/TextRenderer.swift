@@ -126,6 +126,15 @@ struct TextRenderer {
 
     // MARK: Time
 
+    /// "42 s", "17 min", "3 h 5 min", "2 d 4 h".
+    static func age(_ seconds: Double) -> String {
+        let s = Int(seconds.rounded())
+        if s < 60 { return "\(s) s" }
+        if s < 3600 { return "\(s / 60) min" }
+        if s < 86400 { return "\(s / 3600) h \(s % 3600 / 60) min" }
+        return "\(s / 86400) d \(s % 86400 / 3600) h"
+    }
+
     /// Times print in the location's zone with its usual abbreviation ("Sat Nov 21 06:30 PST");
     /// the year appears only when it is not the current one.
     func localTime(_ date: Date, withDate: Bool) -> String {

@@ -1,8 +1,40 @@
+import ConditionsHTTP
 import ConditionsKit
+import Logging
+import Synchronization
 
-/// Makes the HTTP client each source receives, configured with that source's limits.
+/// Makes the HTTP client each source receives: one libcurl client per process (one
+/// connection pool, keep-alive across a report and across `watch` polls), viewed through each
+/// source's limits, with identical requests of one run coalesced.
 enum HTTPClients {
-    static func make(version: String) -> @Sendable (HTTPLimits) -> any HTTPClient {
-        { _ in UnavailableHTTPClient(reason: "this build has no HTTP client") }
+    /// Created on first use, so a report that touches no network source never starts libcurl.
+    private static let shared = Mutex<CurlHTTPClient?>(nil)
+
+    /// A factory for one run: call it with a source's limits to get that source's client.
+    static func make(version: String, logger: Logger) -> @Sendable (HTTPLimits) -> any HTTPClient {
+        let views = Mutex<[(HTTPLimits, CoalescingHTTPClient)]>([])
+        return { limits in
+            views.withLock { views in
+                if let existing = views.first(where: { $0.0 == limits }) { return existing.1 }
+                let view = CoalescingHTTPClient(base: base(version: version, limits: limits, logger: logger), logger: logger)
+                views.append((limits, view))
+                return view
+            }
+        }
+    }
+
+    private static func base(version: String, limits: HTTPLimits, logger: Logger) -> any HTTPClient {
+        shared.withLock { client -> any HTTPClient in
+            if client == nil {
+                do {
+                    client = try CurlHTTPClient(version: version, limits: HTTPLimits(maxConnectionsPerHost: limits.maxConnectionsPerHost))
+                } catch {
+                    logger.error("HTTP client unavailable: \(error)")
+                    return UnavailableHTTPClient(reason: "the HTTP client could not start: \(error)")
+                }
+            }
+            guard let client else { return UnavailableHTTPClient(reason: "no HTTP client") }
+            return client.limited(limits)
+        }
     }
 }

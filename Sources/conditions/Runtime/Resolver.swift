@@ -3,19 +3,45 @@ import Foundation
 import Logging
 
 /// Resolves URNs against the runtime's router: concurrently, each failure confined to its
-/// own URN, results returned in the order asked.
+/// own URN, results returned in the order asked, with the on-disk cache in front of sources.
 struct Resolver: Sendable {
+    struct CachePolicy: Sendable {
+        /// nil: no cache at all (`--no-cache` or `"cache": {"enabled": false}`).
+        var store: ResultCache?
+        /// `--offline`: answer from the cache only.
+        var offline = false
+        /// `--refresh`: fetch even when a fresh entry exists.
+        var refresh = false
+    }
+
     let runtime: Runtime
     let now: Date
+    /// Whether `now` was pinned with `--now`; pinned reports are cached under their instant.
+    let pinned: Bool
     let http: @Sendable (HTTPLimits) -> any HTTPClient
+    var cache = CachePolicy()
     /// At most this many URNs are in flight at once, so a 1,000-URN report does not open
     /// a thousand files or requests together (HTTP adds its own per-host limit).
     var maximumConcurrency = 32
+    /// Called after each URN resolves with (done, total), for progress display.
+    var progress: (@Sendable (Int, Int) -> Void)?
 
+    /// Resolves `urns`; a URN asked twice is resolved once and printed twice.
     func resolve(_ urns: [String]) async -> [ResultRecord] {
+        var unique: [String] = []
+        var position: [String: Int] = [:]
+        for urn in urns where position[urn] == nil {
+            position[urn] = unique.count
+            unique.append(urn)
+        }
+        let records = await resolveUnique(unique)
+        return urns.map { records[position[$0] ?? 0] }
+    }
+
+    private func resolveUnique(_ urns: [String]) async -> [ResultRecord] {
         await withTaskGroup(of: (Int, ResultRecord).self) { group in
             var results = [ResultRecord?](repeating: nil, count: urns.count)
-            var next = 0
+            var next = 0, done = 0
             func startNext() {
                 guard next < urns.count else { return }
                 let index = next
@@ -26,6 +52,8 @@ struct Resolver: Sendable {
             for _ in 0..<min(maximumConcurrency, urns.count) { startNext() }
             while let (index, record) = await group.next() {
                 results[index] = record
+                done += 1
+                progress?(done, urns.count)
                 startNext()
             }
             return results.enumerated().map { $1 ?? ResultRecord(urn: urns[$0], outcome: .failure(kind: "internal", message: "not resolved", suggestions: [])) }
@@ -36,16 +64,70 @@ struct Resolver: Sendable {
         do {
             let urn = try URN(text)
             let (location, instance) = try runtime.router.match(urn)
-            let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: http(instance.http))
-            instance.logger.debug("resolving \(urn) via \(location.pattern)")
-            let result = try await instance.source.resolve(location, context: context)
-            return ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
-                                                              fetchedAt: result.fetchedAt ?? now, data: result.data))
+            return try await resolve(text, location: location, instance: instance)
         } catch {
-            let report = ConditionsError.report(error)
-            let suggestions = (error as? ConditionsError)?.suggestions ?? []
-            return ResultRecord(urn: text, outcome: .failure(kind: report.kind, message: redact(report.message), suggestions: suggestions))
+            return failure(text, error)
         }
+    }
+
+    private func resolve(_ text: String, location: Location, instance: SourceInstance) async throws -> ResultRecord {
+        let store = instance.ttl > 0 || cache.offline ? cache.store : nil
+        let key = "\(instance.fingerprint)|\(text)" + (pinned ? "|\(Timestamp.string(from: now))" : "")
+        let entry = store?.load(key: key)
+        func cached(_ entry: ResultCache.Entry, stale: Bool) -> ResultRecord {
+            ResultRecord(urn: text, outcome: .success(route: entry.route, source: entry.source, fetchedAt: entry.fetchedAt,
+                                                      data: entry.data, staleAge: stale ? max(0, now.timeIntervalSince(entry.fetchedAt)) : nil))
+        }
+        if let entry {
+            let age = now.timeIntervalSince(entry.fetchedAt)
+            // A pinned clock may lie before the entry; such an entry is still the answer for that instant.
+            if !cache.refresh, age < instance.ttl || (pinned && age < 0) {
+                instance.logger.debug("cache hit for \(text) (age \(Int(age)) s)")
+                return cached(entry, stale: false)
+            }
+            if cache.offline { return cached(entry, stale: age >= instance.ttl) }
+        } else if cache.offline {
+            throw ConditionsError(.notFound, "\(text) is not in the cache (--offline answers from the cache only)")
+        }
+
+        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: http(instance.http))
+        instance.logger.debug("resolving \(text) via \(location.pattern)")
+        do {
+            let result = try await instance.source.resolve(location, context: context)
+            let fetchedAt = result.fetchedAt ?? now
+            if let store, instance.ttl > 0 {
+                do {
+                    try store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data))
+                } catch {
+                    instance.logger.warning("cache: \(error)")
+                }
+            }
+            return ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
+                                                              fetchedAt: fetchedAt, data: result.data, staleAge: nil))
+        } catch {
+            // The last good answer beats no answer when the upstream fails; a request the
+            // source rejects (bad arguments, unknown name) gets its error, not stale data.
+            if let entry, Self.isUpstreamFailure(error) {
+                instance.logger.warning("\(text): \(ConditionsError.report(error).message); using the cached result from \(Timestamp.string(from: entry.fetchedAt))")
+                return cached(entry, stale: true)
+            }
+            throw error
+        }
+    }
+
+    static func isUpstreamFailure(_ error: any Error) -> Bool {
+        switch error {
+        case is HTTPError: return true
+        case let error as ConditionsError: return [.upstream, .badResponse].contains(error.kind)
+        case let error as any ReportableError: return ["network", "timeout", "http", "tooLarge", "upstream"].contains(error.kind)
+        default: return false
+        }
+    }
+
+    private func failure(_ text: String, _ error: any Error) -> ResultRecord {
+        let report = ConditionsError.report(error)
+        let suggestions = (error as? ConditionsError)?.suggestions ?? []
+        return ResultRecord(urn: text, outcome: .failure(kind: report.kind, message: redact(report.message), suggestions: suggestions))
     }
 
     func redact(_ message: String) -> String {

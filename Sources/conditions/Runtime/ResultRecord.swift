@@ -4,7 +4,8 @@ import Foundation
 /// The outcome for one requested URN: the unit every output format prints.
 struct ResultRecord: Sendable {
     enum Outcome: Sendable {
-        case success(route: String, source: String, fetchedAt: Date, data: JSONValue)
+        /// `staleAge`: seconds since the fetch when the upstream failed and a cached result stands in.
+        case success(route: String, source: String, fetchedAt: Date, data: JSONValue, staleAge: Double?)
         case failure(kind: String, message: String, suggestions: [String])
     }
 
@@ -19,10 +20,14 @@ struct ResultRecord: Sendable {
         var object = JSONObject()
         object["urn"] = .string(urn)
         switch outcome {
-        case .success(let route, let source, let fetchedAt, let data):
+        case .success(let route, let source, let fetchedAt, let data, let staleAge):
             object["route"] = .string(route)
             object["source"] = .string(source)
             object["fetchedAt"] = JSONValue(fetchedAt)
+            if let staleAge {
+                object["stale"] = true
+                object["age"] = .int(Int(staleAge.rounded()))
+            }
             object["data"] = data
         case .failure(let kind, let message, let suggestions):
             var error: JSONObject = ["kind": .string(kind), "message": .string(message)]

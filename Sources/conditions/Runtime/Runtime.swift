@@ -18,6 +18,7 @@ struct Runtime: Sendable {
         let place: Place
         let routes: [Route]
         let report: [String]
+        let cache: Configuration.CacheSettings
 
         struct Route: Sendable {
             let scheme: String
@@ -57,7 +58,10 @@ struct Runtime: Sendable {
                 logger: instanceLogger)
             do {
                 let source = try module.init(configuration: sourceConfiguration)
-                instances.append(SourceInstance(id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger))
+                instances.append(SourceInstance(
+                    id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
+                    ttl: entry.ttl ?? module.defaultTTL,
+                    fingerprint: "\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())"))
             } catch {
                 // Unrouted instances are validated too, but only errors that are not caused
                 // by the secrets they were allowed to lack.
@@ -79,7 +83,12 @@ struct Runtime: Sendable {
                 problems.append("routes.\(route.scheme): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
             }
             for pattern in patterns {
-                let examples = instance.source.examples.filter { (try? URN($0)).flatMap(pattern.match) != nil }
+                // An example belongs to the most specific pattern it matches (pass:all to
+                // pass:all, not also to pass:{name}).
+                let examples = instance.source.examples.filter { example in
+                    guard let urn = try? URN(example), pattern.match(urn) != nil else { return false }
+                    return !patterns.contains { $0.literalCount > pattern.literalCount && $0.match(urn) != nil }
+                }
                 do { try router.register(pattern, instance, examples: examples) } catch {
                     problems.append("routes.\(route.scheme): \(error.message)")
                 }
@@ -95,6 +104,6 @@ struct Runtime: Sendable {
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
             routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
-            report: configuration.report)
+            report: configuration.report, cache: configuration.cache)
     }
 }

@@ -8,4 +8,9 @@ struct SourceInstance: Sendable {
     let source: any ConditionsSource
     let http: HTTPLimits
     let logger: Logger
+    /// Seconds a result stays fresh in the cache; 0 disables caching for this instance.
+    let ttl: Double
+    /// Identifies the instance's configuration in cache keys, so editing its options
+    /// never serves results cached under the old ones.
+    let fingerprint: String
 }

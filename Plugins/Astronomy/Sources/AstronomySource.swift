@@ -1,0 +1,89 @@
+import ConditionsKit
+import Foundation
+
+/// The Moon and its phases computed on this machine from published algorithms (Meeus,
+/// "Astronomical Algorithms"): no network, no keys. Answers `moon:now`, `moon:{date}` and
+/// `phases:{count}` with the same data as the Aeris module.
+///
+/// Options: an optional `location` object (`latitude`, `longitude`, `name`, `timeZone`)
+/// replacing the config's location for this source.
+public struct AstronomySource: ConditionsSource {
+    public static let moduleName = "Astronomy"
+    public static let summary = "The Moon's phase, illumination, rise and set, computed offline"
+
+    public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}"]
+    public let examples = ["moon:now", "moon:2026-12-04", "phases:5"]
+
+    /// The years the stated accuracy was measured over; other instants are refused.
+    static let years = 1900...2100
+    /// What `moon:{date}` accepts, for error messages (shared wording with the Aeris module).
+    static let dateAllowed = Timestamp.instantForms
+    /// What `phases:{count}` accepts, for error messages.
+    static let countAllowed = "a whole number from 1 to 100"
+
+    private let location: Place?
+
+    /// Reads the optional `location` override; any other option is a configuration error.
+    public init(configuration: SourceConfiguration) throws {
+        var options = configuration.options
+        if var nested = try options.object("location") {
+            location = try Place(options: &nested)
+        } else {
+            location = nil
+        }
+        try options.finish()
+    }
+
+    public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
+        let place = self.location ?? context.place
+        let placeholders = location.pattern.placeholders
+        if placeholders.contains("count") {
+            let count = try Self.count(try location.argument("count"))
+            try Self.checkRange(context.now, place: place, argument: "now", value: Timestamp.string(from: context.now))
+            let events = MoonPhases.events(after: context.now, count: count)
+            let list = events.map { event -> JSONValue in ["name": .string(event.phase.name), "date": JSONValue(event.date)] }
+            return SourceResult(data: ["phases": .array(list)])
+        }
+        let date: Date
+        if placeholders.contains("date") {
+            date = try Self.instant(try location.argument("date"), now: context.now, place: place)
+        } else {
+            date = context.now
+            try Self.checkRange(date, place: place, argument: "now", value: Timestamp.string(from: date))
+        }
+        return SourceResult(data: MoonReport(at: date, place: place).json(place: place))
+    }
+
+    /// Parses `phases:{count}`: ASCII digits only, 1…100.
+    static func count(_ text: String) throws(ConditionsError) -> Int {
+        guard !text.isEmpty, text.count <= 3, text.allSatisfy({ $0.isASCII && $0.isNumber }),
+              let count = Int(text), (1...100).contains(count)
+        else { throw ConditionsError.invalidArguments(argument: "count", value: text, allowed: countAllowed) }
+        return count
+    }
+
+    /// Parses `moon:{date}`: `now`, a date-time, or a date alone meaning local noon of that
+    /// day (the middle of the day whose rise and set are reported).
+    static func instant(_ text: String, now: Date, place: Place) throws(ConditionsError) -> Date {
+        if text.lowercased() == "now" {
+            try checkRange(now, place: place, argument: "date", value: text)
+            return now
+        }
+        guard let date = Timestamp.instant(text, now: now, timeZone: place.timeZone ?? .gmt) else {
+            throw ConditionsError.invalidArguments(argument: "date", value: text, allowed: dateAllowed)
+        }
+        try checkRange(date, place: place, argument: "date", value: text)
+        return date
+    }
+
+    /// Refuses instants whose local year is outside `years`.
+    static func checkRange(_ date: Date, place: Place, argument: String, value: String) throws(ConditionsError) {
+        let year = MoonReport.calendar(for: place).component(.year, from: date)
+        guard years.contains(year) else {
+            let allowed = argument == "date"
+                ? dateAllowed + ", in the years \(years.lowerBound)–\(years.upperBound)"
+                : "an instant in the years \(years.lowerBound)–\(years.upperBound)"
+            throw ConditionsError.invalidArguments(argument: argument, value: value, allowed: allowed)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ConditionsKit
+import Foundation
+
+/// The Moon as seen from one place at one instant: what `moon:now` and `moon:{date}` answer.
+struct MoonReport: Equatable {
+    /// The phase name: a principal phase on the local day it happens, else the stretch between.
+    let phase: String
+    /// Illuminated percentage of the disk, one decimal.
+    let illumination: Double
+    /// Days since the last new moon, two decimals.
+    let age: Double
+    /// Fraction of the current lunation elapsed, four decimals.
+    let cycle: Double
+    /// The first moonrise on the local calendar day, nil when there is none.
+    let rise: Date?
+    /// The first moonset on the local calendar day, nil when there is none.
+    let set: Date?
+
+    /// Computes everything for `date` as seen from `place`.
+    init(at date: Date, place: Place) {
+        let calendar = Self.calendar(for: place)
+        let (previous, next) = MoonPhases.bracket(date)
+        if calendar.isDate(previous.date, inSameDayAs: date) {
+            phase = previous.phase.name
+        } else if calendar.isDate(next.date, inSameDayAs: date) {
+            phase = next.phase.name
+        } else {
+            phase = previous.phase.followingName
+        }
+
+        let fraction = MoonIllumination.fraction(julianEphemerisDay: TimeScale.julianEphemerisDay(date))
+        illumination = (fraction * 1000).rounded() / 10
+
+        let lunation = MoonPhases.lunation(containing: date)
+        let elapsed = date.timeIntervalSince(lunation.start)
+        age = (elapsed / 86400 * 100).rounded() / 100
+        cycle = (elapsed / lunation.end.timeIntervalSince(lunation.start) * 10000).rounded() / 10000
+
+        let start = calendar.startOfDay(for: date)
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86400)
+        (rise, set) = MoonRiseSet.events(from: start, to: end, latitude: place.latitude, longitude: place.longitude)
+    }
+
+    /// The result data, keys in contract order.
+    func json(place: Place) -> JSONValue {
+        [
+            "phase": .string(phase),
+            "illumination": .double(illumination),
+            "age": .double(age),
+            "cycle": .double(cycle),
+            "rise": JSONValue(rise),
+            "set": JSONValue(set),
+            "location": place.json,
+        ]
+    }
+
+    /// The Gregorian calendar in the place's zone (UTC when it names none), which decides the
+    /// local day for phase names and for rise and set.
+    static func calendar(for place: Place) -> Calendar {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = place.timeZone ?? .gmt
+        return calendar
+    }
+}

@@ -1,0 +1,75 @@
+import Foundation
+
+/// Moonrise and moonset: the instants the Moon's upper limb crosses the horizon, with 34′ of
+/// standard refraction, the Moon's topocentric parallax and its semidiameter (the convention of
+/// the US Naval Observatory and of Meeus ch. 15, where the combined geocentric altitude is
+/// h₀ = 0.7275π − 0°34′).
+enum MoonRiseSet {
+    /// Standard refraction at the horizon, degrees.
+    static let refraction = 34.0 / 60
+    /// The Moon's radius in Earth equatorial radii (Meeus ch. 55, k = 0.272481).
+    static let radiusRatio = 0.272481
+    /// How finely the day is sampled for horizon crossings. The Moon's altitude changes by at
+    /// most about 2.5° in this time; two crossings closer than this (a grazing Moon at polar
+    /// latitudes) can be missed, which only matters within minutes of such a graze.
+    static let step: TimeInterval = 600
+
+    /// The first rise and the first set in `start..<end`, each nil when there is none, rounded
+    /// to the minute as almanacs publish them (down, when rounding up would leave the day).
+    static func events(from start: Date, to end: Date, latitude: Double, longitude: Double)
+        -> (rise: Date?, set: Date?)
+    {
+        var rise: Date?, set: Date?
+        var before = start
+        var altitudeBefore = limbAltitude(at: before, latitude: latitude, longitude: longitude)
+        while before < end, rise == nil || set == nil {
+            let after = min(before.addingTimeInterval(step), end)
+            let altitudeAfter = limbAltitude(at: after, latitude: latitude, longitude: longitude)
+            if altitudeBefore < 0, altitudeAfter >= 0, rise == nil {
+                rise = crossing(before, after, rising: true, latitude: latitude, longitude: longitude)
+            } else if altitudeBefore >= 0, altitudeAfter < 0, set == nil {
+                set = crossing(before, after, rising: false, latitude: latitude, longitude: longitude)
+            }
+            before = after
+            altitudeBefore = altitudeAfter
+        }
+        return (rise.map { minute($0, before: end) }, set.map { minute($0, before: end) })
+    }
+
+    /// `date` rounded to the nearest minute, or down when the nearest is `end` or later.
+    static func minute(_ date: Date, before end: Date) -> Date {
+        let seconds = date.timeIntervalSince1970
+        let nearest = Date(timeIntervalSince1970: (seconds / 60).rounded() * 60)
+        return nearest < end ? nearest : Date(timeIntervalSince1970: (seconds / 60).rounded(.down) * 60)
+    }
+
+    /// Bisects a bracketed crossing to a second.
+    static func crossing(_ low: Date, _ high: Date, rising: Bool, latitude: Double, longitude: Double) -> Date {
+        var low = low, high = high
+        while high.timeIntervalSince(low) > 1 {
+            let middle = low.addingTimeInterval(high.timeIntervalSince(low) / 2)
+            let above = limbAltitude(at: middle, latitude: latitude, longitude: longitude) >= 0
+            if above == rising { high = middle } else { low = middle }
+        }
+        return low.addingTimeInterval(high.timeIntervalSince(low) / 2)
+    }
+
+    /// How far, in degrees, the Moon's upper limb stands above the refracted horizon of a
+    /// sea-level observer at `latitude`, `longitude` (east positive): zero at rise and set.
+    static func limbAltitude(at date: Date, latitude: Double, longitude: Double) -> Double {
+        let jd = TimeScale.julianDay(date)
+        let jde = TimeScale.julianEphemerisDay(date)
+        let earth = EarthOrientation(julianEphemerisDay: jde)
+        let moon = MoonPosition(julianEphemerisDay: jde, earth: earth)
+        let hourAngle = earth.apparentSiderealTime(julianDay: jd) + longitude - moon.equatorial.rightAscension
+        let declination = moon.equatorial.declination
+        let geocentric = Degrees.asin(Degrees.sin(latitude) * Degrees.sin(declination)
+            + Degrees.cos(latitude) * Degrees.cos(declination) * Degrees.cos(hourAngle))
+        // The observer stands ρ Earth radii from the centre (ρ from the flattening, 1/298.257);
+        // seen from there the Moon is lower by the parallax in altitude.
+        let rho = 0.99833 + 0.00167 * Degrees.cos(2 * latitude)
+        let parallaxInAltitude = Degrees.asin(rho * Degrees.sin(moon.parallax) * Degrees.cos(geocentric))
+        let semidiameter = Degrees.asin(radiusRatio * Degrees.sin(moon.parallax))
+        return geocentric - parallaxInAltitude + semidiameter + refraction
+    }
+}

@@ -1,0 +1,64 @@
+@testable import Astronomy
+import ConditionsKit
+import Foundation
+import Logging
+
+/// Places used across the tests.
+enum Places {
+    static let seattle = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331,
+                               timeZone: TimeZone(identifier: "America/Los_Angeles"))
+    /// The location of the Aeris reference response in data/aeris/sunmoon.json.
+    static let miami = Place(name: "Miami", latitude: 25.7877, longitude: -80.2241,
+                             timeZone: TimeZone(identifier: "America/New_York"))
+    static let sydney = Place(name: "Sydney", latitude: -33.8688, longitude: 151.2093,
+                              timeZone: TimeZone(identifier: "Australia/Sydney"))
+    static let tromso = Place(name: "Tromsø", latitude: 69.6492, longitude: 18.9553,
+                              timeZone: TimeZone(identifier: "Europe/Oslo"))
+    static let greenwich = Place(name: "Greenwich", latitude: 51.4769, longitude: 0)
+}
+
+/// `text` as an instant; the tests only pass well-formed literals.
+func instant(_ text: String) throws -> Date {
+    guard let date = Timestamp.parse(text) else { throw ConditionsError.invalidArguments(argument: "test", value: text, allowed: "ISO 8601") }
+    return date
+}
+
+/// Seconds between two instants, unsigned.
+func seconds(_ a: Date, _ b: Date) -> Double { abs(a.timeIntervalSince(b)) }
+
+/// A source made the way the host makes one, from an options object.
+func makeSource(options: JSONObject = JSONObject(), place: Place = Places.seattle) throws -> AstronomySource {
+    let directory = URL(fileURLWithPath: "/nonexistent")
+    let configuration = SourceConfiguration(
+        instance: "astronomy",
+        options: SourceOptions(path: "sources.astronomy.options", object: options, baseDirectory: directory),
+        configDirectory: directory, place: place, logger: Logger(label: "astronomy-tests"))
+    return try AstronomySource(configuration: configuration)
+}
+
+/// Routes `urn` through the source's patterns (most literal first, as the host's router does)
+/// and resolves it with the clock pinned at `now`.
+func resolve(_ urn: String, now: String = "2026-11-21T14:05:00Z", place: Place = Places.seattle,
+             source: AstronomySource? = nil) async throws -> JSONValue {
+    let source = try source ?? makeSource(place: place)
+    let parsed = try URN(urn)
+    for pattern in source.routes.sorted(by: { $0.literalCount > $1.literalCount }) {
+        guard let arguments = pattern.match(parsed) else { continue }
+        let context = SourceContext(now: try instant(now), place: place, logger: Logger(label: "astronomy-tests"),
+                                    http: UnavailableHTTPClient(reason: "the Astronomy source must not use the network"))
+        return try await source.resolve(Location(urn: parsed, pattern: pattern, arguments: arguments), context: context).data
+    }
+    throw ConditionsError.notFound(urn)
+}
+
+/// The error `body` throws, as a `ConditionsError`, or nil when it throws none.
+func conditionsError(_ body: () async throws -> Void) async -> ConditionsError? {
+    do {
+        try await body()
+        return nil
+    } catch let error as ConditionsError {
+        return error
+    } catch {
+        return ConditionsError(.internal, String(describing: error))
+    }
+}

@@ -1,0 +1,182 @@
+import ConditionsKit
+import Fixtures
+import Foundation
+import Testing
+
+/// The repository's own `Fixtures/` folder (the offline demo data) loads through the module
+/// and keeps the data contracts of the sources it stands in for.
+@Suite struct ShippedFixturesTests {
+    private typealias Support = FixturesTestSupport
+
+    /// <package>/Fixtures, found from this file: <package>/Plugins/Fixtures/Tests/<file>.
+    private static let directory = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures")
+
+    private static let passStatuses: Set<String> = ["open", "restricted", "closed", "unknown"]
+    private static let moonPhases: Set<String> = ["new moon", "waxing crescent", "first quarter", "waxing gibbous", "full moon", "waning gibbous", "last quarter", "waning crescent"]
+    private static let principalPhases = ["new moon", "first quarter", "full moon", "last quarter"]
+
+    /// Every recorded URN, from the files on disk rather than from the module under test.
+    static let urns: [String] = {
+        let manager = FileManager.default
+        let schemes = (try? manager.contentsOfDirectory(atPath: directory.path)) ?? []
+        return schemes.sorted().flatMap { scheme in
+            ((try? manager.contentsOfDirectory(atPath: directory.appendingPathComponent(scheme).path)) ?? [])
+                .filter { $0.hasSuffix(".json") }.sorted().map { "\(scheme):\($0.dropLast(5))" }
+        }
+    }()
+
+    private func resolve(_ urn: String) async throws -> SourceResult {
+        try await Support.resolve(urn, in: Self.directory)
+    }
+
+    @Test func theFolderHoldsTheExpectedRecordings() throws {
+        #expect(Self.urns.count >= 18)
+        for urn in ["moon:now", "phases:5", "pass:all", "pass:snoqualmie", "pass:stevens", "pass:white", "pass:blewett"] {
+            #expect(Self.urns.contains(urn), "\(urn) missing from \(Self.directory.path)")
+        }
+        #expect(try Support.source(directory: Self.directory).examples == Self.urns)
+    }
+
+    @Test(arguments: urns)
+    func everyFileLoadsAndRecordsItsOwnURN(urn: String) async throws {
+        let result = try await resolve(urn)
+        let (scheme, name) = try split(urn)
+        let record = try JSONValue.parse(Data(contentsOf: Self.directory.appendingPathComponent("\(scheme)/\(name).json")))
+        #expect(record["urn"] == .string(urn))
+        #expect(record["data"] == result.data)
+        #expect(result.fetchedAt != nil)
+        #expect(result.fetchedAt.map(Timestamp.string(from:)) == record["fetchedAt"]?.stringValue)
+        #expect(result.fetchedAt.map { $0 <= Support.now } == true, "recorded after the pinned clock")
+
+        switch scheme {
+        case "pass" where name == "all": try checkAllPasses(result.data)
+        case "pass": try checkPass(result.data, id: name)
+        case "moon": try checkMoon(result.data)
+        case "phases": try checkPhases(result.data, count: Int(name))
+        default: Issue.record("no shape check for scheme \(scheme); add one to \(#fileID)")
+        }
+    }
+
+    @Test func allPassesMatchTheIndividualRecordings() async throws {
+        let passes = try #require(try await resolve("pass:all").data["passes"]?.arrayValue)
+        let ids = passes.compactMap { $0["id"]?.stringValue }
+        #expect(ids.count == passes.count)
+        #expect(Set(ids).count == ids.count, "duplicate ids in pass:all")
+        #expect(Set(ids) == Set(Self.urns.filter { $0.hasPrefix("pass:") && $0 != "pass:all" }.map { String($0.dropFirst(5)) }))
+        for pass in passes {
+            let id = try #require(pass["id"]?.stringValue)
+            #expect(try await resolve("pass:\(id)").data == pass, "pass:all and pass:\(id) disagree")
+        }
+    }
+
+    // MARK: - Shapes
+
+    private func split(_ urn: String) throws -> (String, String) {
+        let parts = urn.split(separator: ":", maxSplits: 1).map(String.init)
+        try #require(parts.count == 2)
+        return (parts[0], parts[1])
+    }
+
+    private func checkAllPasses(_ data: JSONValue) throws {
+        let passes = try #require(data["passes"]?.arrayValue)
+        #expect(!passes.isEmpty)
+        for pass in passes { try checkPass(pass, id: nil) }
+    }
+
+    /// The pass contract: id, name, a status from the fixed set, and per-direction restrictions
+    /// whose statuses determine the pass's own.
+    private func checkPass(_ pass: JSONValue, id: String?) throws {
+        let passID = try #require(pass["id"]?.stringValue)
+        if let id { #expect(passID == id) }
+        #expect(pass["name"]?.stringValue?.isEmpty == false, "\(passID): name")
+        let status = try #require(pass["status"]?.stringValue)
+        #expect(Self.passStatuses.contains(status), "\(passID): status \(status)")
+
+        let restrictions = try #require(pass["restrictions"]?.arrayValue, "\(passID): restrictions")
+        var directionStatuses: [String] = []
+        for restriction in restrictions {
+            #expect(restriction["direction"]?.stringValue?.isEmpty == false, "\(passID): direction")
+            #expect(restriction["text"]?.stringValue?.isEmpty == false, "\(passID): text")
+            let directionStatus = try #require(restriction["status"]?.stringValue, "\(passID): restriction status")
+            #expect(Self.passStatuses.contains(directionStatus), "\(passID): restriction status \(directionStatus)")
+            directionStatuses.append(directionStatus)
+        }
+        #expect(status == Self.expectedStatus(directionStatuses), "\(passID): status \(status) but directions \(directionStatuses)")
+
+        if let updated = pass["updated"], !updated.isNull {
+            #expect(updated.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(passID): updated \(updated)")
+        }
+        if let url = pass["url"]?.stringValue {
+            #expect(url.hasPrefix("https://"), "\(passID): url \(url)")
+        }
+        if let temperature = pass["temperatureF"], !temperature.isNull {
+            #expect(temperature.doubleValue.map { (-60...130).contains($0) } == true, "\(passID): temperatureF \(temperature)")
+        }
+        if let elevation = pass["elevationFt"], !elevation.isNull {
+            #expect(elevation.intValue.map { (0...15_000).contains($0) } == true, "\(passID): elevationFt \(elevation)")
+        }
+    }
+
+    /// Closed if any direction is closed, open if every direction is open, otherwise restricted;
+    /// no directions at all means nothing is known.
+    private static func expectedStatus(_ directions: [String]) -> String {
+        if directions.isEmpty { return "unknown" }
+        if directions.contains("closed") { return "closed" }
+        if directions.allSatisfy({ $0 == "open" }) { return "open" }
+        return "restricted"
+    }
+
+    @Test func statusRuleItself() {
+        #expect(Self.expectedStatus(["open", "open"]) == "open")
+        #expect(Self.expectedStatus(["restricted", "open"]) == "restricted")
+        #expect(Self.expectedStatus(["open", "closed"]) == "closed")
+        #expect(Self.expectedStatus(["unknown", "open"]) == "restricted")
+        #expect(Self.expectedStatus([]) == "unknown")
+    }
+
+    private func checkMoon(_ moon: JSONValue) throws {
+        let phase = try #require(moon["phase"]?.stringValue)
+        #expect(Self.moonPhases.contains(phase), "phase \(phase)")
+        let illumination = try #require(moon["illumination"]?.doubleValue)
+        #expect((0...100).contains(illumination))
+        let age = try #require(moon["age"]?.doubleValue)
+        #expect((0..<29.54).contains(age))
+        let cycle = try #require(moon["cycle"]?.doubleValue)
+        #expect((0..<1).contains(cycle))
+        // The cycle is the age as a fraction of the current lunation, whose length varies
+        // between about 29.27 and 29.83 days around the 29.53-day mean.
+        #expect(cycle > 0, "cycle \(cycle)")
+        let lunation = age / cycle
+        #expect((29.2...29.9).contains(lunation), "age \(age) / cycle \(cycle) = \(lunation) days")
+        for key in ["rise", "set"] {
+            if let value = moon[key], !value.isNull {
+                #expect(value.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(key): \(value)")
+            }
+        }
+        let location = try #require(moon["location"])
+        #expect(location["name"]?.stringValue?.isEmpty == false)
+        #expect(location["latitude"]?.doubleValue.map { (-90...90).contains($0) } == true)
+        #expect(location["longitude"]?.doubleValue.map { (-180...180).contains($0) } == true)
+    }
+
+    private func checkPhases(_ data: JSONValue, count: Int?) throws {
+        let phases = try #require(data["phases"]?.arrayValue)
+        #expect(phases.count == count)
+        var previous: (index: Int, name: String, date: Date)?
+        for phase in phases {
+            let name = try #require(phase["name"]?.stringValue)
+            let index = try #require(Self.principalPhases.firstIndex(of: name), "phase name \(name)")
+            let date = try #require(phase["date"]?.stringValue.flatMap { Timestamp.parse($0) }, "date of \(name)")
+            #expect(date > Support.now, "phases are upcoming")
+            if let previous {
+                // Principal phases follow each other in order, about a quarter of a month apart.
+                #expect(index == (previous.index + 1) % Self.principalPhases.count, "\(previous.name) then \(name)")
+                let days = date.timeIntervalSince(previous.date) / 86_400
+                #expect((6.0...8.7).contains(days), "\(days) days between \(previous.name) and \(name)")
+            }
+            previous = (index, name, date)
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ConditionsKit
+import Foundation
+
+/// One direction's restriction, as reported.
+struct Restriction: Sendable, Equatable {
+    /// The direction's name as the data gives it (Eastbound, Northbound, ...).
+    let direction: String
+    /// The restriction text, whitespace normalized.
+    let text: String
+
+    /// The direction's status from its text.
+    var status: PassStatus { PassStatus(restriction: text) }
+
+    var json: JSONValue {
+        ["direction": .string(direction), "text": .string(text), "status": .string(status.rawValue)]
+    }
+}
+
+/// Everything reported about one pass: the result `data` of `pass:{name}`.
+struct PassReport: Sendable, Equatable {
+    let pass: MountainPass
+    var conditions: String?
+    var weather: String?
+    var temperatureF: Double?
+    var elevationFt: Int?
+    /// Only directions that carry text; a direction without data is left out.
+    var restrictions: [Restriction]
+    var updated: Date?
+    var url: URL
+    /// The feed's `TravelAdvisoryActive`; pages do not say, so nil in HTML mode.
+    var travelAdvisory: Bool?
+
+    var status: PassStatus { PassStatus(directions: restrictions.map(\.status)) }
+
+    /// The data contract, keys in their documented order.
+    var json: JSONValue {
+        var object = JSONObject()
+        object["id"] = .string(pass.slug)
+        object["name"] = .string(pass.name)
+        object["status"] = .string(status.rawValue)
+        object["conditions"] = JSONValue(conditions)
+        object["weather"] = JSONValue(weather)
+        object["temperatureF"] = temperatureF.map(Self.number) ?? .null
+        object["elevationFt"] = JSONValue(elevationFt)
+        object["restrictions"] = .array(restrictions.map(\.json))
+        object["updated"] = JSONValue(updated)
+        object["url"] = .string(Redaction.redact(url))
+        object["travelAdvisory"] = travelAdvisory.map(JSONValue.bool) ?? .null
+        return .object(object)
+    }
+
+    /// Whole degrees print as integers (`28`, not `28.0`).
+    private static func number(_ value: Double) -> JSONValue {
+        guard value.isFinite else { return .null }
+        if value.rounded() == value, abs(value) < 1e9 { return .int(Int(value)) }
+        return .double(value)
+    }
+}
+
+/// Text cleanup shared by both modes.
+enum Text {
+    /// `text` with every run of whitespace (non-breaking spaces included) as one space, trimmed;
+    /// nil when nothing is left.
+    static func normalized(_ text: String?) -> String? {
+        guard let text else { return nil }
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" || $0 == "\u{200B}" })
+        return words.isEmpty ? nil : words.joined(separator: " ")
+    }
+
+    /// The first number in `text` ("28°F" → 28, "-4 °F" → -4, "3,022 ft." → 3022); nil when none.
+    static func firstNumber(in text: String?) -> Double? {
+        guard let text else { return nil }
+        let cleaned = text.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "\u{2212}", with: "-")
+        guard let match = cleaned.firstMatch(of: #/[-+]?\d+(?:\.\d+)?/#) else { return nil }
+        return Double(match.output)
+    }
+}

@@ -1,0 +1,130 @@
+import ConditionsKit
+import Foundation
+
+/// The validated `options` of a WSDOT source instance.
+struct WSDOTSettings: Sendable {
+    /// Where the data comes from.
+    enum Mode: String, Sendable {
+        /// One page per pass (the classic design), read with `fields`.
+        case html
+        /// WSDOT's Traveler Information JSON API: one request answers every pass.
+        case api
+    }
+
+    static let defaultPageBase = URL(string: "https://wsdot.com/travel/real-time/mountain-passes")!
+    static let classicPageBase = URL(string: "http://www.wsdot.com/traffic/passes")!
+    static let defaultAPIBase = URL(string: "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc")!
+
+    /// Where these options live in `sources.json`, for messages.
+    var optionsPath: String
+    var mode: Mode
+    /// Pages' base (HTML mode) or the service's base (API mode).
+    var baseURL: URL
+    /// The API access code; a secret.
+    var accessCode: String?
+    /// The passes served, in the configured order.
+    var passes: [MountainPass]
+    /// Page URLs overriding `{baseURL}/{slug}/`.
+    var pages: [String: URL]
+    /// The extraction rules for pages.
+    var fields: PageFields
+    /// The zone pages' "last update" text is in.
+    var timeZone: TimeZone
+
+    init(options: inout SourceOptions) throws(ConditionsError) {
+        let path = options.path
+        optionsPath = path
+        mode = Mode(rawValue: try options.string("mode", oneOf: ["html", "api"]) ?? "html") ?? .html
+
+        if let text = try options.string("baseURL") {
+            baseURL = try Self.httpURL(text, at: "\(path).baseURL")
+        } else {
+            baseURL = mode == .api ? Self.defaultAPIBase : Self.defaultPageBase
+        }
+
+        accessCode = try options.string("accessCode").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        if mode == .api, accessCode == nil {
+            throw ConditionsError.configuration("\(path).accessCode: api mode needs WSDOT's access code (for example \"${WSDOT_ACCESS_CODE}\"); it is missing or empty")
+        }
+
+        if let slugs = try options.strings("passes") {
+            guard !slugs.isEmpty else {
+                throw ConditionsError.configuration("\(path).passes: the list is empty; leave it out to serve every pass")
+            }
+            var chosen: [MountainPass] = []
+            for (index, slug) in slugs.enumerated() {
+                let pass = try Self.pass(slug, at: "\(path).passes[\(index)]")
+                guard !chosen.contains(pass) else {
+                    throw ConditionsError.configuration("\(path).passes[\(index)]: \"\(pass.slug)\" is listed twice")
+                }
+                chosen.append(pass)
+            }
+            passes = chosen
+        } else {
+            passes = PassCatalog.all
+        }
+
+        pages = [:]
+        if let object = try options.object("pages") {
+            for (key, value) in object.object {
+                let pass = try Self.pass(key, at: "\(object.path).\(key)")
+                guard let text = value.stringValue else {
+                    throw ConditionsError.configuration("\(object.path).\(key): expected a URL string, found \(value.typeName)")
+                }
+                pages[pass.slug] = try Self.httpURL(text, at: "\(object.path).\(key)")
+            }
+        }
+
+        if var object = try options.object("fields") {
+            fields = try PageFields(options: &object)
+        } else {
+            fields = PageFields()
+        }
+
+        if let identifier = try options.string("timeZone") {
+            guard let zone = TimeZone(identifier: identifier) else {
+                throw ConditionsError.configuration("\(path).timeZone: unknown time zone \"\(identifier)\" (use an IANA name such as America/Los_Angeles)")
+            }
+            timeZone = zone
+        } else {
+            timeZone = TimeZone(identifier: "America/Los_Angeles") ?? .gmt
+        }
+    }
+
+    /// The page a pass is read from (HTML mode) or linked to (API mode): the `pages` override,
+    /// else `{base}/{slug}/` under `baseURL` in HTML mode and WSDOT's public site in API mode.
+    func pageURL(for pass: MountainPass) -> URL {
+        if let page = pages[pass.slug] { return page }
+        let base = mode == .html ? baseURL : Self.defaultPageBase
+        return base.appendingPathComponent(pass.slug, isDirectory: true)
+    }
+
+    /// The feed request URL, access code included (redact before showing it).
+    var feedURL: URL {
+        let endpoint = baseURL.appendingPathComponent("GetMountainPassConditionsAsJson")
+        var components = URLComponents(url: endpoint, resolvingAgainstBaseURL: false)
+        var items = components?.queryItems ?? []
+        items.append(URLQueryItem(name: "AccessCode", value: accessCode ?? ""))
+        components?.queryItems = items
+        return components?.url ?? endpoint
+    }
+
+    private static func pass(_ name: String, at path: String) throws(ConditionsError) -> MountainPass {
+        if let pass = PassCatalog.pass(named: name) { return pass }
+        let close = Suggestions.closest(to: PassCatalog.normalizedSlug(name), among: PassCatalog.slugs)
+        let hint = close.isEmpty
+            ? "known passes: \(PassCatalog.slugs.joined(separator: ", "))"
+            : "did you mean \(close.map { "\"\($0)\"" }.joined(separator: " or "))?"
+        throw ConditionsError.configuration("\(path): unknown pass \"\(name)\"; \(hint)")
+    }
+
+    private static func httpURL(_ text: String, at path: String) throws(ConditionsError) -> URL {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
+              url.host?.isEmpty == false
+        else {
+            throw ConditionsError.configuration("\(path): \"\(trimmed)\" is not an absolute http or https URL")
+        }
+        return url
+    }
+}

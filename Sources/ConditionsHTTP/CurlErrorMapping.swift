@@ -1,0 +1,47 @@
+import CCurl
+import ConditionsKit
+import Foundation
+
+extension Transfer {
+    /// The `HTTPError` for a transfer that curl finished with `code`.
+    ///
+    /// Every URL is redacted. curl's own message is used as detail only when it contains no URL,
+    /// since a URL in it could carry secrets that redaction never saw.
+    func error(for code: CURLcode) -> HTTPError {
+        let url = effectiveURL
+        let redacted = Redaction.redact(url)
+        let host = url.host ?? redacted
+        switch code {
+        case CURLE_COULDNT_RESOLVE_HOST:
+            return .dns(host: host)
+        case CURLE_COULDNT_CONNECT:
+            return .refused(host: host)
+        case CURLE_OPERATION_TIMEDOUT:
+            let limits = submission.limits
+            // curl reports both limits with one code; only the overall one can take this long.
+            let overall = limits.connectTimeout >= limits.timeout || elapsedSeconds + 0.05 >= limits.timeout
+            return .timeout(seconds: overall ? limits.timeout : limits.connectTimeout, url: redacted)
+        case CURLE_TOO_MANY_REDIRECTS:
+            return .tooManyRedirects(url: redacted)
+        case CURLE_FILESIZE_EXCEEDED:
+            return .bodyTooLarge(limit: submission.limits.maxBodyBytes, url: redacted)
+        case CURLE_WRITE_ERROR where exceededBodyLimit:
+            return .bodyTooLarge(limit: submission.limits.maxBodyBytes, url: redacted)
+        case CURLE_SSL_CONNECT_ERROR, CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CERTPROBLEM, CURLE_SSL_CIPHER,
+             CURLE_SSL_CACERT_BADFILE, CURLE_SSL_ISSUER_ERROR, CURLE_SSL_PINNEDPUBKEYNOTMATCH,
+             CURLE_SSL_INVALIDCERTSTATUS, CURLE_SSL_CLIENTCERT, CURLE_SSL_ENGINE_NOTFOUND,
+             CURLE_SSL_ENGINE_SETFAILED, CURLE_SSL_ENGINE_INITFAILED, CURLE_SSL_SHUTDOWN_FAILED,
+             CURLE_SSL_CRL_BADFILE, CURLE_USE_SSL_FAILED:
+            return .tls(url: redacted, detail: detail(for: code))
+        default:
+            return .transport(url: redacted, detail: detail(for: code))
+        }
+    }
+
+    private func detail(for code: CURLcode) -> String {
+        let own = errorDetail.trimmingCharacters(in: .whitespacesAndNewlines)
+        if !own.isEmpty, !own.contains("://"), !own.contains("?") { return own }
+        guard let text = curl_easy_strerror(code) else { return "transfer failed (curl error \(code.rawValue))" }
+        return String(cString: text)
+    }
+}

@@ -1,0 +1,125 @@
+import ArgumentParser
+import ConditionsKit
+import Dispatch
+import Foundation
+import Logging
+
+/// `conditions watch`: re-resolve on an interval and report only what changed.
+struct WatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "watch",
+        abstract: "Re-resolve URNs on an interval and print only changes.",
+        discussion: """
+        Prints each URN's state once, then one line per change (a pass going from restricted \
+        to closed, a new moon phase). With --format ndjson prints events: \
+        {"event": "initial"|"change", "urn", "at", "before", "after"}.
+
+        --exec runs a program on each change (argv only, no shell) with the event as JSON on \
+        stdin and CONDITIONS_URN, CONDITIONS_STATUS, CONDITIONS_PREVIOUS_STATUS set. Repeat \
+        --exec for arguments, or give one JSON array.
+
+        Examples:
+          conditions watch pass:snoqualmie pass:stevens --every 5m
+          conditions watch pass:all --every 10m --format ndjson >> passes.log
+          conditions watch pass:stevens --every 5m --exec notify-send --exec "Stevens Pass"
+          conditions watch moon:now --every 1h --exec '["/usr/local/bin/post-to-chat", "--channel", "moon"]'
+
+        Ctrl-C stops watching and exits 0.
+        """)
+
+    @OptionGroup var global: GlobalOptions
+    @OptionGroup var cache: CacheOptions
+
+    @Option(name: .long, help: ArgumentHelp("Interval between polls: 90, 90s, 5m, 1h.", valueName: "duration"))
+    var every: String = "5m"
+
+    @Option(name: .long, help: "Output: text (one line per change) or ndjson (change events).")
+    var format: OutputFormat = .text
+
+    @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Program to run on each change; repeat for its arguments, or give a JSON argv array.", valueName: "program"))
+    var exec: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("Stop after this many polls (default: until interrupted).", valueName: "n"))
+    var count: Int?
+
+    @Argument(help: ArgumentHelp("URNs to watch (default: the config's report list); \"-\" reads them from stdin.", valueName: "urn"))
+    var urns: [String] = []
+
+    func validate() throws {
+        guard let seconds = DurationText.seconds(every), seconds >= 1 else {
+            throw ValidationError("--every: \"\(every)\" is not a duration of at least 1 s (e.g. 30s, 5m, 1h)")
+        }
+        guard seconds <= 7 * 86400 else { throw ValidationError("--every: at most 7d") }
+        if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        guard [.text, .ndjson].contains(format) else { throw ValidationError("--format: watch prints text or ndjson") }
+    }
+
+    func run() async throws {
+        let logger = LogSetup.makeLogger(level: global.logLevel)
+        let runtime: Runtime
+        do { runtime = try global.loadRuntime(logger: logger) } catch { throw Failure.configuration(error) }
+        let hook = try exec.isEmpty ? nil : ChangeHook(arguments: exec)
+        let interval = DurationText.seconds(every) ?? 300
+        let watched = ReportInput.urns(arguments: urns, configured: runtime.configuration.report) {
+            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
+        }
+        guard !watched.isEmpty else { throw Failure.usage("nothing to watch: give URNs or a \"report\" list in the config") }
+        let policy = try cache.policy(runtime: runtime, environment: global.environment)
+        Self.exitCleanlyOnInterrupt()
+
+        let renderer = TextRenderer(style: .forStandardOutput(environment: global.environment),
+                                    timeZone: runtime.configuration.place.timeZone ?? .current,
+                                    placeName: runtime.configuration.place.name)
+        var previous: [String: ResultState] = [:]
+        var poll = 0
+        while true {
+            poll += 1
+            let now = Date()
+            var resolver = Resolver(runtime: runtime, now: now, pinned: false, http: HTTPClients.make(version: Version.current, logger: logger))
+            resolver.cache = policy
+            let records = await resolver.resolve(watched)
+            for record in records {
+                let state = ResultState(record)
+                let before = previous[record.urn]
+                previous[record.urn] = state
+                if let before, before == state { continue }
+                let event: JSONValue = [
+                    "event": .string(before == nil ? "initial" : "change"),
+                    "urn": .string(record.urn),
+                    "at": JSONValue(now),
+                    "before": before.map { .string($0.status) } ?? .null,
+                    "after": .string(state.status),
+                    "result": record.json,
+                ]
+                switch format {
+                case .ndjson:
+                    write(event.serialized() + "\n", to: .standardOutput)
+                default:
+                    let when = renderer.localTime(now, withDate: true)
+                    let change = before.map { "\($0.status) → \(state.status)" } ?? state.status
+                    write("\(when)  \(record.urn)  \(change)\n", to: .standardOutput)
+                }
+                if let hook, before != nil {
+                    hook.run(event: event, urn: record.urn, status: state.status, previous: before?.status, logger: logger)
+                }
+            }
+            if let count, poll >= count { return }
+            try await Task.sleep(for: .seconds(interval))
+        }
+    }
+
+    /// Ctrl-C and SIGTERM end the watch with status 0; output already written is complete
+    /// because every line is written whole.
+    static func exitCleanlyOnInterrupt() {
+        for signalNumber in [SIGINT, SIGTERM] {
+            signal(signalNumber, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
+            source.setEventHandler { Foundation.exit(0) }
+            source.resume()
+            interruptSources.append(source)
+        }
+    }
+
+    /// Signal sources must outlive the function that creates them.
+    nonisolated(unsafe) static var interruptSources: [any DispatchSourceSignal] = []
+}

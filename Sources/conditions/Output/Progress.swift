@@ -1,0 +1,28 @@
+import Foundation
+import Synchronization
+
+/// "resolving 12/40" on stderr while a long report runs: only when stderr is a terminal,
+/// never when piped or with `--quiet`, and erased before the results print.
+final class Progress: Sendable {
+    /// Reports shorter than this finish before progress would be worth showing.
+    static let minimumCount = 5
+    private let lastShown = Mutex<Int>(-1)
+
+    static func onTerminal(enabled: Bool, total: Int) -> Progress? {
+        guard enabled, total >= minimumCount, isatty(STDERR_FILENO) == 1 else { return nil }
+        return Progress()
+    }
+
+    func update(_ done: Int, _ total: Int) {
+        let shouldShow = lastShown.withLock { last in
+            guard done > last else { return false }
+            last = done
+            return true
+        }
+        if shouldShow { FileHandle.standardError.write(Data("\r\u{1B}[2Kresolving \(done)/\(total)".utf8)) }
+    }
+
+    func finish() {
+        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+    }
+}

@@ -1,0 +1,47 @@
+import ConditionsKit
+import Foundation
+import Logging
+import Synchronization
+
+/// Shares one fetch among identical GET requests made during one run, so two URNs that need
+/// the same upstream document (every pass in WSDOT's API mode, say) cost one request.
+final class CoalescingHTTPClient: HTTPClient {
+    private let base: any HTTPClient
+    private let logger: Logger
+    private let inFlight = Mutex<[String: Task<HTTPResponse, any Error>]>([:])
+
+    init(base: any HTTPClient, logger: Logger) {
+        self.base = base
+        self.logger = logger
+    }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        guard request.method == "GET" else { return try await base.send(request) }
+        let key = request.url.absoluteString + "\n" + request.headers.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "\n")
+        let task = inFlight.withLock { tasks in
+            if let existing = tasks[key] { return existing }
+            let base = self.base
+            let logger = self.logger
+            let task = Task {
+                let started = ContinuousClock.now
+                let shown = Redaction.redact(request.url)
+                logger.debug("GET \(shown)")
+                do {
+                    let response = try await base.send(request)
+                    logger.debug("HTTP \(response.status), \(response.body.count) bytes in \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds]))): \(shown)")
+                    return response
+                } catch {
+                    logger.debug("failed after \(started.duration(to: .now).formatted(.units(allowed: [.milliseconds]))): \(shown): \(ConditionsError.report(error).message)")
+                    throw error
+                }
+            }
+            tasks[key] = task
+            return task
+        }
+        return try await withTaskCancellationHandler {
+            try await task.value
+        } onCancel: {
+            // Only the shared fetch's own callers matter; an abandoned fetch finishes or fails on its own limits.
+        }
+    }
+}

@@ -1,0 +1,55 @@
+import Testing
+@testable import ConditionsKit
+
+/// "Did you mean": close names only, closest first.
+@Suite struct SuggestionsTests {
+    private let passes = ["snoqualmie", "stevens", "white", "blewett", "chinook", "cayuse", "manastash", "satus", "sherman", "mt-baker", "loup-loup"]
+
+    @Test func closeMatches() {
+        #expect(Suggestions.closest(to: "snoqalmie", among: passes) == ["snoqualmie"])
+        #expect(Suggestions.closest(to: "whte", among: passes) == ["white"])
+        #expect(Suggestions.closest(to: "chinok", among: passes) == ["chinook"])
+        #expect(Suggestions.closest(to: "snoqualmie", among: passes).first == "snoqualmie")
+    }
+
+    @Test func transpositionsCountAsOneEdit() {
+        #expect(Suggestions.editDistance(Array("ab"), Array("ba")) == 1)
+        #expect(Suggestions.editDistance(Array("stevnes"), Array("stevens")) == 1)
+        #expect(Suggestions.closest(to: "setvens", among: passes) == ["stevens"])
+        #expect(Suggestions.closest(to: "wihte", among: passes) == ["white"])
+    }
+
+    @Test func editDistance() {
+        #expect(Suggestions.editDistance(Array("kitten"), Array("sitting")) == 3)
+        #expect(Suggestions.editDistance(Array(""), Array("abc")) == 3)
+        #expect(Suggestions.editDistance(Array("abc"), Array("")) == 3)
+        #expect(Suggestions.editDistance(Array("same"), Array("same")) == 0)
+        #expect(Suggestions.editDistance(Array("flaw"), Array("lawn")) == 2)
+    }
+
+    @Test(arguments: ["xyzzy", "tides", "qqqqqqqqqq", "12345"])
+    func totallyDifferentWordsGetNothing(text: String) {
+        #expect(Suggestions.closest(to: text, among: passes) == [])
+    }
+
+    @Test func orderedByDistanceThenName() {
+        #expect(Suggestions.closest(to: "pas", among: ["moon", "paste", "past", "pass"]) == ["pass", "past", "paste"])
+        #expect(Suggestions.closest(to: "pas", among: ["moon", "paste", "past", "pass"], limit: 2) == ["pass", "past"])
+        #expect(Suggestions.closest(to: "white", among: ["whites", "white", "whit"]) == ["white", "whit", "whites"])
+    }
+
+    @Test func sharedPrefixCountsEvenWhenFar() {
+        #expect(Suggestions.closest(to: "man", among: passes) == ["manastash"])
+        #expect(Suggestions.closest(to: "loup", among: passes) == ["loup-loup"])
+    }
+
+    @Test func caseInsensitiveButReturnsCandidatesAsGiven() {
+        #expect(Suggestions.closest(to: "SNOQUALMIE", among: passes) == ["snoqualmie"])
+        #expect(Suggestions.closest(to: "timezone", among: ["name", "timeZone"]) == ["timeZone"])
+    }
+
+    @Test func noCandidatesNoSuggestions() {
+        #expect(Suggestions.closest(to: "white", among: []) == [])
+        #expect(Suggestions.closest(to: "white", among: passes, limit: 0) == [])
+    }
+}
