@@ -33,14 +33,6 @@ struct AerisMoon: Equatable {
     /// The result data; the keys and their order are the contract shared with the local
     /// Astronomy module.
     func json(place: Place) -> JSONValue {
-        [
-            "phase": .string(phase),
-            "illumination": .double(illumination),
-            "age": .double(age),
-            "cycle": .double(cycle),
-            "rise": JSONValue(rise),
-            "set": JSONValue(set),
-            "location": place.json,
-        ]
+        MoonData.observation(phase: phase, illumination: illumination, age: age, cycle: cycle, rise: rise, set: set, place: place)
     }
 }

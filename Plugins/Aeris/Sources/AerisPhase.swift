@@ -24,8 +24,4 @@ struct AerisPhase: Equatable {
         }
         return Array(phases.sorted { $0.date < $1.date }.prefix(count))
     }
-
-    var json: JSONValue {
-        ["name": .string(name), "date": JSONValue(date)]
-    }
 }

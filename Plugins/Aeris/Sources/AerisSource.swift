@@ -40,10 +40,10 @@ public struct AerisSource: ConditionsSource {
         let client = AerisClient(settings: settings, http: context.http, logger: context.logger)
 
         if location.arguments["count"] != nil {
-            let count = try AerisArguments.count(location.argument("count"))
+            let count = try MoonData.phaseCount(location.argument("count"))
             let elements = try await client.fetch(.moonPhases(from: context.now, limit: count), at: place)
             let phases = try AerisPhase.decodeNext(count, from: elements)
-            return SourceResult(data: ["phases": .array(phases.map(\.json))])
+            return SourceResult(data: MoonData.phases(phases.map { ($0.name, $0.date) }))
         }
 
         let instant: Date

@@ -71,7 +71,7 @@ struct AerisSourceTests {
 
     @Test(arguments: ["1", "100", "007"])
     func countsFromOneToAHundredAreAccepted(_ text: String) throws {
-        #expect(try AerisArguments.count(text) == Int(text))
+        #expect(try MoonData.phaseCount(text) == Int(text))
     }
 
     @Test(arguments: ["0", "101", "-1", "+5", "5.0", "five", "99999999999999999999", "٣"])

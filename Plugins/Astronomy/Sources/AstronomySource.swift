@@ -19,7 +19,6 @@ public struct AstronomySource: ConditionsSource {
     /// What `moon:{date}` accepts, for error messages (shared wording with the Aeris module).
     static let dateAllowed = Timestamp.instantForms
     /// What `phases:{count}` accepts, for error messages.
-    static let countAllowed = "a whole number from 1 to 100"
 
     private let location: Place?
 
@@ -38,11 +37,10 @@ public struct AstronomySource: ConditionsSource {
         let place = self.location ?? context.place
         let placeholders = location.pattern.placeholders
         if placeholders.contains("count") {
-            let count = try Self.count(try location.argument("count"))
+            let count = try MoonData.phaseCount(try location.argument("count"))
             try Self.checkRange(context.now, place: place, argument: "now", value: Timestamp.string(from: context.now))
             let events = MoonPhases.events(after: context.now, count: count)
-            let list = events.map { event -> JSONValue in ["name": .string(event.phase.name), "date": JSONValue(event.date)] }
-            return SourceResult(data: ["phases": .array(list)])
+            return SourceResult(data: MoonData.phases(events.map { ($0.phase.name, $0.date) }))
         }
         let date: Date
         if placeholders.contains("date") {
@@ -52,14 +50,6 @@ public struct AstronomySource: ConditionsSource {
             try Self.checkRange(date, place: place, argument: "now", value: Timestamp.string(from: date))
         }
         return SourceResult(data: MoonReport(at: date, place: place).json(place: place))
-    }
-
-    /// Parses `phases:{count}`: ASCII digits only, 1…100.
-    static func count(_ text: String) throws(ConditionsError) -> Int {
-        guard !text.isEmpty, text.count <= 3, text.allSatisfy({ $0.isASCII && $0.isNumber }),
-              let count = Int(text), (1...100).contains(count)
-        else { throw ConditionsError.invalidArguments(argument: "count", value: text, allowed: countAllowed) }
-        return count
     }
 
     /// Parses `moon:{date}`: `now`, a date-time, or a date alone meaning local noon of that

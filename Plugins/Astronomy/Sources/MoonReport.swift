@@ -43,15 +43,7 @@ struct MoonReport: Equatable {
 
     /// The result data, keys in contract order.
     func json(place: Place) -> JSONValue {
-        [
-            "phase": .string(phase),
-            "illumination": .double(illumination),
-            "age": .double(age),
-            "cycle": .double(cycle),
-            "rise": JSONValue(rise),
-            "set": JSONValue(set),
-            "location": place.json,
-        ]
+        MoonData.observation(phase: phase, illumination: illumination, age: age, cycle: cycle, rise: rise, set: set, place: place)
     }
 
     /// The Gregorian calendar in the place's zone (UTC when it names none), which decides the
