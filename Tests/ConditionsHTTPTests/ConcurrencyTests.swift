@@ -51,8 +51,9 @@ struct ConcurrencyTests {
             }
         }
         // Six at a time: two rounds of half a second each.
+        // At least two rounds; that they overlap six at a time is proven by the server's
+        // counters, not by a wall-clock bound a loaded machine could miss.
         #expect(elapsed >= 0.95)
-        #expect(elapsed < 1.9)
         #expect(server.stats.maxConcurrentConnections == 6)
         #expect(server.stats.connectionsAccepted <= 6)
         #expect(server.stats.totalRequests == 12)
@@ -105,7 +106,7 @@ struct ConcurrencyTests {
             let result = await task.result
             #expect(throws: CancellationError.self) { try result.get() }
         }
-        #expect(elapsed < 1)
+        #expect(elapsed < 10)  // the server would answer after 30 s
         // The easy handle was removed, so the connection closes and the server notices.
         #expect(await eventually { server.stats.openConnections == 0 })
     }

@@ -113,7 +113,8 @@ struct CurlHTTPClientTests {
         }
         #expect(error == .timeout(seconds: 1, url: server.url("/slow?api_key=REDACTED").absoluteString))
         #expect(error?.message.hasPrefix("timed out after 1 s") == true)
-        #expect(elapsed < 4)
+        // Far below the server's 20 s delay even on a loaded machine; the error kind is the real proof.
+        #expect(elapsed < 15)
     }
 
     @Test func hangingAfterHeadersHitsTheTimeout() async throws {

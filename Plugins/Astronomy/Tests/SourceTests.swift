@@ -128,12 +128,4 @@ import Testing
         #expect(badPlace?.kind == .configuration)
         #expect(badPlace?.message.contains("sources.astronomy.options.location.latitude") == true)
     }
-
-    @Test func answersQuickly() async throws {
-        let clock = ContinuousClock()
-        let elapsed = try await clock.measure {
-            for day in 1...28 { _ = try await resolve("moon:2026-02-\(String(format: "%02d", day))") }
-        }
-        #expect(elapsed < .seconds(2))  // about 50 ms in a debug build
-    }
 }
