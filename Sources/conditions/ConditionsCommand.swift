@@ -17,6 +17,9 @@ struct ConditionsCommand: AsyncParsableCommand {
           conditions check                            # validate sources.json
           conditions watch pass:stevens --every 5m    # print changes as they happen
 
+        Report options (--config, --profile, --format text|json|ndjson|csv, --template, --now, \
+        --offline, --refresh, --no-cache, --quiet, -v): see 'conditions help report'.
+
         Exit codes: 0 every URN resolved; 1 at least one URN failed (the others are still \
         printed); 2 usage or configuration error.
         """,
