@@ -152,6 +152,24 @@ import Testing
         #expect(report.data(1)?["phase"] != nil)
     }
 
+    @Test func escapeSequencesFromTheUpstreamNeverReachTheTerminal() throws {
+        let setup = try Setup()
+        defer { setup.stop() }
+        var page = setup.page
+        let at = try #require(page.range(of: Data("Compact".utf8)))
+        // Clear the screen, retitle the window, return to the line start, and a C1 CSI.
+        page.insert(contentsOf: Data("\u{1B}[2J\u{1B}]0;pwned\u{07}\r\u{9B}31m".utf8), at: at.lowerBound)
+        setup.server.route("/passes/white/", setup.html(page))
+        let run = try CLI.run(["--no-cache", "pass:white"], in: setup.dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        // libxml2 drops the C0 controls XML forbids; the C1 one survives and is shown escaped.
+        #expect(run.stdout.contains("\\u{9B}31m"), "shown, escaped")
+        #expect(!(run.stdout + run.stderr).unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
+        // JSON output keeps the text as sent, escaped the JSON way.
+        let json = try setup.report(["pass:white"])
+        #expect((json.data(0)?["conditions"] as? String)?.contains("\u{9B}31m") == true)
+    }
+
     @Test func wrongCharsetIsABadResponseOrStillReadable() throws {
         let setup = try Setup()
         defer { setup.stop() }
