@@ -6,8 +6,10 @@ import Testing
 /// Misbehaving upstreams, through the built binary and the real libcurl client: each fault
 /// hits one URN of a report that also asks for a healthy pass and the (local) moon. The
 /// faulty URN must fail alone, within bounded time, with one clear line naming its kind;
-/// the others must still resolve.
-@Suite struct FaultInjectionTests {
+/// the others must still resolve. Time bounds are loose (a loaded 2-core machine runs many
+/// suites at once); unbounded would mean the 30 s default timeout or forever. The README
+/// lists times measured alone.
+@Suite(.serialized) struct FaultInjectionTests {
     typealias Response = LoopbackServer.Response
 
     /// A served WSDOT page and a config whose WSDOT source allows `timeout` seconds per request.
@@ -39,9 +41,9 @@ import Testing
         }
 
         /// Resolves `urns` (default: the faulty White Pass, healthy Snoqualmie, the moon) as NDJSON.
-        func report(_ urns: [String] = ["pass:white", "pass:snoqualmie", "moon:now"], environment: [String: String] = [:]) throws -> Report {
+        func report(_ urns: [String] = ["pass:white", "pass:snoqualmie", "moon:now"], environment: [String: String] = [:]) async throws -> Report {
             let started = Date()
-            let run = try CLI.run(["--no-cache", "-q", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns, in: dir, environment: environment, timeout: 30)
+            let run = try await CLI.runOnOwnThread(["--no-cache", "-q", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns, in: dir, environment: environment, timeout: 30)
             let elapsed = Date().timeIntervalSince(started)
             return Report(run: run, elapsed: elapsed, objects: try run.stdoutLines.map(Upstream.json))
         }
@@ -79,50 +81,50 @@ import Testing
 
     // MARK: Transport faults
 
-    @Test func hangAfterHeadersTimesOut() throws {
+    @Test func hangAfterHeadersTimesOut() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         setup.server.route("/passes/white/", setup.html(setup.page).with(.hangAfterHeaders))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "timeout", containing: "timed out after 1 s", within: 5)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "timeout", containing: "timed out after 1 s", within: 10)
     }
 
-    @Test func tricklingBodyTimesOut() throws {
+    @Test func tricklingBodyTimesOut() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         setup.server.route("/passes/white/", setup.html(setup.page).with(.trickle(chunkBytes: 16, interval: 0.05)))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "timeout", containing: "timed out after 1 s", within: 5)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "timeout", containing: "timed out after 1 s", within: 10)
     }
 
-    @Test func closeMidBodyIsANetworkError() throws {
+    @Test func closeMidBodyIsANetworkError() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         setup.server.route("/passes/white/", setup.html(setup.page).with(.closeMidBody(afterBytes: 1000)))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "network", containing: "/passes/white/", within: 4)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "network", containing: "/passes/white/", within: 8)
     }
 
-    @Test func wrongContentLengthIsANetworkError() throws {
+    @Test func wrongContentLengthIsANetworkError() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         setup.server.route("/passes/white/", setup.html(setup.page).with(.wrongContentLength(declared: setup.page.count + 5000)))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "network", containing: "/passes/white/", within: 4)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "network", containing: "/passes/white/", within: 8)
     }
 
     @Test(arguments: [false, true])
-    func twoGigabyteBodyIsTooLarge(chunked: Bool) throws {
+    func twoGigabyteBodyIsTooLarge(chunked: Bool) async throws {
         let setup = try Setup(timeout: 20)
         defer { setup.stop() }
         setup.server.route("/passes/white/", setup.html(Data()).with(.hugeBody(bytes: 2 << 30, chunked: chunked)))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "tooLarge", containing: "larger than 16777216 bytes", within: 6)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "tooLarge", containing: "larger than 16777216 bytes", within: 12)
     }
 
     // MARK: Content faults
 
-    @Test func invalidUTF8InAPageIsReplacedNotFatal() throws {
+    @Test func invalidUTF8InAPageIsReplacedNotFatal() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         var page = setup.page
@@ -132,27 +134,27 @@ import Testing
         let at = try #require(page.range(of: marker))
         page.insert(contentsOf: [0x80, 0xC0, 0xAF, 0xE2, 0x82, 0xFE, 0xFF], at: at.lowerBound)
         setup.server.route("/passes/white/", setup.html(page))
-        let report = try setup.report()
+        let report = try await setup.report()
         #expect(report.run.status == 0, "\(report.run.stderr)")
         let conditions = try #require(report.data(0)?["conditions"] as? String)
         #expect(conditions.contains("\u{FFFD}") && conditions.contains("Compact"))
     }
 
-    @Test func invalidUTF8InTheAPIFeedIsABadResponse() throws {
+    @Test func invalidUTF8InTheAPIFeedIsABadResponse() async throws {
         let setup = try Setup(mode: "api")
         defer { setup.stop() }
         var feed = Data(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json").utf8)
         let at = try #require(feed.range(of: Data("Snoqualmie".utf8)))
         feed.insert(contentsOf: [0xC0, 0xAF, 0xFF], at: at.lowerBound)
         setup.server.route("/api/GetMountainPassConditionsAsJson", Response(headers: ["Content-Type": "application/json"], body: feed))
-        let report = try setup.report(["pass:white", "moon:now"])
+        let report = try await setup.report(["pass:white", "moon:now"])
         #expect(report.run.status == 1)
         #expect(report.error(0)?.kind == "badResponse")
         #expect(report.error(0)?.message.contains("not JSON") == true, "\(String(describing: report.error(0)))")
         #expect(report.data(1)?["phase"] != nil)
     }
 
-    @Test func escapeSequencesFromTheUpstreamNeverReachTheTerminal() throws {
+    @Test func escapeSequencesFromTheUpstreamNeverReachTheTerminal() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         var page = setup.page
@@ -160,41 +162,41 @@ import Testing
         // Clear the screen, retitle the window, return to the line start, and a C1 CSI.
         page.insert(contentsOf: Data("\u{1B}[2J\u{1B}]0;pwned\u{07}\r\u{9B}31m".utf8), at: at.lowerBound)
         setup.server.route("/passes/white/", setup.html(page))
-        let run = try CLI.run(["--no-cache", "pass:white"], in: setup.dir)
+        let run = try await CLI.runOnOwnThread(["--no-cache", "pass:white"], in: setup.dir)
         #expect(run.status == 0, "\(run.stderr)")
         // libxml2 drops the C0 controls XML forbids; the C1 one survives and is shown escaped.
         #expect(run.stdout.contains("\\u{9B}31m"), "shown, escaped")
         #expect(!(run.stdout + run.stderr).unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) })
         // JSON output keeps the text as sent, escaped the JSON way.
-        let json = try setup.report(["pass:white"])
+        let json = try await setup.report(["pass:white"])
         #expect((json.data(0)?["conditions"] as? String)?.contains("\u{9B}31m") == true)
     }
 
-    @Test func wrongCharsetIsABadResponseOrStillReadable() throws {
+    @Test func wrongCharsetIsABadResponseOrStillReadable() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         // UTF-8 bytes declared as UTF-16: decoding yields no markup at all.
         setup.server.route("/passes/white/", setup.html(setup.page, contentType: "text/html; charset=utf-16"))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "badResponse", containing: "/passes/white/", within: 4)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "badResponse", containing: "/passes/white/", within: 8)
 
         // A Latin-1 label on UTF-8 text only garbles accented letters: the pass still reads.
         setup.server.route("/passes/white/", setup.html(setup.page, contentType: "text/html; charset=iso-8859-1"))
-        let latin = try setup.report()
+        let latin = try await setup.report()
         #expect(latin.run.status == 0, "\(latin.run.stderr)")
         #expect(latin.data(0)?["status"] != nil)
     }
 
-    @Test func htmlWhereJSONWasExpectedIsABadResponse() throws {
+    @Test func htmlWhereJSONWasExpectedIsABadResponse() async throws {
         let setup = try Setup(mode: "api")
         defer { setup.stop() }
         setup.server.route("/api/GetMountainPassConditionsAsJson", setup.html(setup.page))
-        let report = try setup.report(["pass:white", "moon:now"])
+        let report = try await setup.report(["pass:white", "moon:now"])
         #expect(report.run.status == 1)
         #expect(report.error(0)?.kind == "badResponse")
         #expect(report.error(0)?.message.contains("WSDOT feed is not JSON") == true, "\(String(describing: report.error(0)))")
         #expect(report.data(1)?["phase"] != nil)
-        #expect(report.elapsed < 4)
+        #expect(report.elapsed < 8)
     }
 
     // MARK: Statuses and retries
@@ -211,75 +213,75 @@ import Testing
         return { _ in counter.next() <= failures ? first : page }
     }
 
-    @Test func tooManyRequestsWithShortRetryAfterIsRetriedOnce() throws {
+    @Test func tooManyRequestsWithShortRetryAfterIsRetriedOnce() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         let handler = failing(1, with: Response(status: 429, headers: ["Retry-After": "1"], body: Data("slow down".utf8)), then: setup.html(setup.page))
         setup.server.route("/passes/white/", handler: handler)
-        let report = try setup.report()
+        let report = try await setup.report()
         #expect(report.run.status == 0, "\(report.run.stderr)")
         #expect(report.data(0)?["id"] as? String == "white")
         #expect(setup.server.requestCount("/passes/white/") == 2)
-        #expect(report.elapsed >= 1 && report.elapsed < 5, "waited Retry-After: \(report.elapsed) s")
+        #expect(report.elapsed >= 1 && report.elapsed < 10, "waited Retry-After: \(report.elapsed) s")
     }
 
-    @Test func tooManyRequestsWithLongRetryAfterIsReportedNotWaitedFor() throws {
+    @Test func tooManyRequestsWithLongRetryAfterIsReportedNotWaitedFor() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         setup.server.route("/passes/white/", Response(status: 429, headers: ["Retry-After": "3600"], body: Data("slow down".utf8)))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "http", containing: "HTTP 429 Too Many Requests", within: 4)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "http", containing: "HTTP 429 Too Many Requests", within: 8)
         #expect(report.error(0)?.message.contains("retry after 3600") == true)
         #expect(setup.server.requestCount("/passes/white/") == 1)
     }
 
     @Test(arguments: [502, 503, 504])
-    func gatewayErrorsAreRetriedOnceAfterABackoff(status: Int) throws {
+    func gatewayErrorsAreRetriedOnceAfterABackoff(status: Int) async throws {
         let setup = try Setup()
         defer { setup.stop() }
         let handler = failing(1, with: Response(status: status, body: Data("busy".utf8)), then: setup.html(setup.page))
         setup.server.route("/passes/white/", handler: handler)
-        let report = try setup.report()
+        let report = try await setup.report()
         #expect(report.run.status == 0, "\(report.run.stderr)")
         #expect(setup.server.requestCount("/passes/white/") == 2)
-        #expect(report.elapsed >= 0.5 && report.elapsed < 4)
+        #expect(report.elapsed >= 0.5 && report.elapsed < 8)
 
         // Failing twice is reported after the one retry.
         setup.server.resetStats()
         setup.server.route("/passes/white/", Response(status: status, body: Data("busy".utf8)))
-        let failed = try setup.report()
-        expectOnlyTheFaultyURNFails(failed, kind: "http", containing: "HTTP \(status)", within: 4)
+        let failed = try await setup.report()
+        expectOnlyTheFaultyURNFails(failed, kind: "http", containing: "HTTP \(status)", within: 8)
         #expect(setup.server.requestCount("/passes/white/") == 2)
     }
 
-    @Test func internalServerErrorIsNotRetried() throws {
+    @Test func internalServerErrorIsNotRetried() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         setup.server.route("/passes/white/", Response(status: 500, body: Data("oops".utf8)))
-        let report = try setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "http", containing: "HTTP 500 Internal Server Error", within: 3)
+        let report = try await setup.report()
+        expectOnlyTheFaultyURNFails(report, kind: "http", containing: "HTTP 500 Internal Server Error", within: 8)
         #expect(setup.server.requestCount("/passes/white/") == 1)
     }
 
-    @Test func connectionClosedWithoutAnAnswerIsRetriedOnce() throws {
+    @Test func connectionClosedWithoutAnAnswerIsRetriedOnce() async throws {
         let setup = try Setup()
         defer { setup.stop() }
         let handler = failing(1, with: Response().with(.closeWithoutResponse), then: setup.html(setup.page))
         setup.server.route("/passes/white/", handler: handler)
-        let report = try setup.report()
+        let report = try await setup.report()
         #expect(report.run.status == 0, "\(report.run.stderr)")
         #expect(setup.server.requestCount("/passes/white/") == 2)
 
         setup.server.resetStats()
         setup.server.route("/passes/white/", Response().with(.closeWithoutResponse))
-        let failed = try setup.report()
-        expectOnlyTheFaultyURNFails(failed, kind: "network", containing: "closed the connection without answering", within: 4)
+        let failed = try await setup.report()
+        expectOnlyTheFaultyURNFails(failed, kind: "network", containing: "closed the connection without answering", within: 8)
         // Ours retries once; libcurl itself also reconnects once when a reused keep-alive
         // connection closes unanswered, so the server may see a third attempt.
         #expect((2...3).contains(setup.server.requestCount("/passes/white/")))
     }
 
-    @Test func aerisAnsweringHTMLOrFailingIsConfinedToItsURN() throws {
+    @Test func aerisAnsweringHTMLOrFailingIsConfinedToItsURN() async throws {
         let server = LoopbackServer()
         server.fallback { _ in .text("<html><body>Service unavailable</body></html>", contentType: "text/html") }
         try server.start()
@@ -288,7 +290,7 @@ import Testing
             sources: #""aeris": {"module": "Aeris", "options": {"baseURL": "\#(server.url("/").absoluteString)", "clientId": "id", "clientSecret": "sec"}, "http": {"timeout": 1}}, "fixtures": {"module": "Fixtures", "options": {"directory": "\#(CLI.packageRoot.appendingPathComponent("Fixtures").path)"}}"#,
             routes: #""moon": "aeris", "phases": "aeris", "pass": "fixtures""#)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["--no-cache", "--format", "ndjson", "moon:now", "phases:3", "pass:stevens"], in: dir)
+        let run = try await CLI.runOnOwnThread(["--no-cache", "--format", "ndjson", "moon:now", "phases:3", "pass:stevens"], in: dir)
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map(Upstream.json)
         for object in objects.prefix(2) {

@@ -5,7 +5,7 @@ import Testing
 /// The cache folder is never escaped and stays private whatever the umask; a planted symlink
 /// is replaced, never written through. (The fixtures folder: HostileURNTests and the
 /// Fixtures module's own traversal tests.)
-@Suite struct FileSystemTests {
+@Suite(.serialized) struct FileSystemTests {
     static let environment = ["WSDOT_ACCESS_CODE": "code-77"]
 
     func setup() throws -> (LoopbackServer, URL) {
@@ -36,7 +36,7 @@ import Testing
         (try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int ?? -1) & 0o777
     }
 
-    @Test func cacheIsUserOnlyEvenUnderAPermissiveUmask() throws {
+    @Test func cacheIsUserOnlyEvenUnderAPermissiveUmask() async throws {
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("deep/er/cache").path
@@ -48,7 +48,7 @@ import Testing
         for file in files { #expect(try permissions(cache + "/" + file) == 0o600, "\(file)") }
     }
 
-    @Test func hostileURNsNeverWriteOutsideTheCache() throws {
+    @Test func hostileURNsNeverWriteOutsideTheCache() async throws {
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("cache")
@@ -56,7 +56,7 @@ import Testing
         // Percent-encoded letters decode to a real pass, so these resolve and are cached under the text asked.
         let urns = ["pass:snoqualmie", "pass:%73noqualmie", "PASS:white", "pass:..%2f..%2fescape", "pass:%2e%2e", "pass:%252e%252e%252fx",
                     "pass:%2fetc%2fpasswd", "pass:$(touch x)", "pass:.%2f..%2fcache"] + HostileURNs.traversal
-        let run = try CLI.run(["--cache-dir", cache.path, "--format", "ndjson", "--"] + urns, in: dir, environment: Self.environment)
+        let run = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "--format", "ndjson", "--"] + urns, in: dir, environment: Self.environment)
         #expect(run.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == (before + ["cache"]).sorted())
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
@@ -66,11 +66,11 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: dir.deletingLastPathComponent().appendingPathComponent("escape").path, isDirectory: &isDirectory))
     }
 
-    @Test func aPlantedSymlinkIsReplacedNotWrittenThrough() throws {
+    @Test func aPlantedSymlinkIsReplacedNotWrittenThrough() async throws {
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("cache")
-        let first = try CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir, environment: Self.environment)
+        let first = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "pass:white"], in: dir, environment: Self.environment)
         #expect(first.status == 0)
         let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first)
         let victim = dir.appendingPathComponent("victim.txt")
@@ -78,7 +78,7 @@ import Testing
         try FileManager.default.removeItem(at: cache.appendingPathComponent(entry))
         try FileManager.default.createSymbolicLink(at: cache.appendingPathComponent(entry), withDestinationURL: victim)
 
-        let refreshed = try CLI.run(["--cache-dir", cache.path, "--refresh", "pass:white"], in: dir, environment: Self.environment)
+        let refreshed = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "--refresh", "pass:white"], in: dir, environment: Self.environment)
         #expect(refreshed.status == 0)
         #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
         let type = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent(entry).path)[.type] as? FileAttributeType

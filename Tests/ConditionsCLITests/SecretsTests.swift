@@ -4,7 +4,7 @@ import Testing
 
 /// With keys set, no output, error, log line (at any verbosity) or cache file, name or
 /// contents, ever holds them: on success, on every failure path, and from every command.
-@Suite struct SecretsTests {
+@Suite(.serialized) struct SecretsTests {
     static let accessCode = "wsdot-ACCESS-7c1e5a9d"
     static let clientSecret = "aeris-SECRET-3b8f2d6e"
     static let environment = ["WSDOT_ACCESS_CODE": accessCode, "AERIS_CLIENT_ID": "aeris-id-public", "AERIS_CLIENT_SECRET": clientSecret]
@@ -65,20 +65,20 @@ import Testing
         }
     }
 
-    @Test func noOutputErrorOrLogAtAnyVerbosityHoldsASecret() throws {
+    @Test func noOutputErrorOrLogAtAnyVerbosityHoldsASecret() async throws {
         let server = try Self.upstream()
         defer { server.stop() }
         let dir = try Self.config(server)
         defer { try? FileManager.default.removeItem(at: dir) }
         for profile in Self.behaviours {
             for (arguments, extra) in Self.verbosities {
-                let run = try CLI.run(["--no-cache", "--profile", profile, "--format", "ndjson"] + arguments + Self.urns, in: dir,
+                let run = try await CLI.runOnOwnThread(["--no-cache", "--profile", profile, "--format", "ndjson"] + arguments + Self.urns, in: dir,
                                       environment: Self.environment.merging(extra) { $1 })
                 #expect(run.status == 1)
                 expectNoSecret(run.stdout + run.stderr, "report --profile \(profile) \(arguments) \(extra)")
             }
             for format in ["text", "json", "csv"] {
-                let run = try CLI.run(["--no-cache", "--profile", profile, "--format", format, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
+                let run = try await CLI.runOnOwnThread(["--no-cache", "--profile", profile, "--format", format, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
                 expectNoSecret(run.stdout + run.stderr, "report --profile \(profile) --format \(format)")
             }
         }
@@ -86,38 +86,38 @@ import Testing
         #expect(server.requests.contains { $0.query?.contains("AccessCode=\(Self.accessCode)") == true })
         #expect(server.requests.contains { $0.query?.contains("client_secret=\(Self.clientSecret)") == true })
         // -vvv logged the requests it made.
-        let traced = try CLI.run(["--no-cache", "-vvv", "pass:white", "moon:now"], in: dir, environment: Self.environment)
+        let traced = try await CLI.runOnOwnThread(["--no-cache", "-vvv", "pass:white", "moon:now"], in: dir, environment: Self.environment)
         #expect(traced.stderr.contains("REDACTED"))
         expectNoSecret(traced.stderr, "trace")
     }
 
-    @Test func noOtherCommandShowsASecret() throws {
+    @Test func noOtherCommandShowsASecret() async throws {
         let server = try Self.upstream()
         defer { server.stop() }
         let dir = try Self.config(server)
         defer { try? FileManager.default.removeItem(at: dir) }
         for command in [["routes"], ["routes", "--format", "json"], ["sources"], ["check"], ["-vvv", "check"],
                         ["watch", "--profile", "forbidden", "--count", "1", "--every", "1s", "-vvv", "pass:white", "moon:now"]] {
-            let run = try CLI.run(command, in: dir, environment: Self.environment)
+            let run = try await CLI.runOnOwnThread(command, in: dir, environment: Self.environment)
             expectNoSecret(run.stdout + run.stderr, "\(command)")
         }
         // A config error next to a secret-bearing option.
         try #"{"location": {"latitude": 1, "longitude": 2}, "sources": {"w": {"module": "WSDOT", "options": {"mode": "api", "accessCode": "${WSDOT_ACCESS_CODE}", "baseURL": "ftp://x/${WSDOT_ACCESS_CODE}", "bogus": "${WSDOT_ACCESS_CODE}"}}}, "routes": {"pass": "w"}}"#
             .write(to: dir.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
         for command in [["--config", "broken.json", "-vvv", "pass:white"], ["check", "--config", "broken.json"]] {
-            let run = try CLI.run(command, in: dir, environment: Self.environment)
+            let run = try await CLI.runOnOwnThread(command, in: dir, environment: Self.environment)
             #expect(run.status == 2)
             expectNoSecret(run.stdout + run.stderr, "\(command)")
         }
     }
 
-    @Test func cacheFileNamesAndContentsHoldNoSecret() throws {
+    @Test func cacheFileNamesAndContentsHoldNoSecret() async throws {
         let server = try Self.upstream()
         defer { server.stop() }
         let dir = try Self.config(server)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("cache")
-        let run = try CLI.run(["--cache-dir", cache.path, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
+        let run = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
         expectNoSecret(run.stdout + run.stderr, "cached run")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
         #expect(files.count >= 3, "the successes were cached")
@@ -126,7 +126,7 @@ import Testing
             expectNoSecret(try String(contentsOf: cache.appendingPathComponent(file), encoding: .utf8), "cache file \(file)")
         }
         // A second run answers from the cache, logging hits, still without secrets.
-        let again = try CLI.run(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "moon:now"], in: dir, environment: Self.environment)
+        let again = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "moon:now"], in: dir, environment: Self.environment)
         #expect(again.status == 0)
         expectNoSecret(again.stdout + again.stderr, "cache hits")
     }

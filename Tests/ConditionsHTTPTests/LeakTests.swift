@@ -72,7 +72,8 @@ import Testing
         }
         #expect(failures == 80, "every faulty path failed, /busy and /ok answered")
         #expect(server.stats.totalRequests >= 100)
-        // The pool keeps the healthy connections alive, so the count does see this client's sockets.
+        // A healthy request's connection stays in the pool, so the count does see this client's sockets.
+        _ = try await client.get(server.url("/ok"))
         #expect(Self.socketsConnected(to: server.port) >= 1)
         client.shutdown()
         #expect(await eventually { Self.socketsConnected(to: server.port) == 0 })
