@@ -91,6 +91,24 @@ import Testing
     }
 }
 
+/// Hostile local data: fixtures are the user's own files, but a hand-edited one must not crash the renderer.
+@Suite struct HostileFixtureTests {
+    @Test func absurdNumbersInAFixtureRenderWithoutATrap() async throws {
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let moon = dir.appendingPathComponent("Fixtures/moon")
+        try FileManager.default.createDirectory(at: moon, withIntermediateDirectories: true)
+        try #"{"data": {"phase": "full moon", "illumination": 1e300, "age": -1e300}}"#.write(to: moon.appendingPathComponent("now.json"), atomically: true, encoding: .utf8)
+        try #"{"location": {"latitude": 1, "longitude": 2}, "sources": {"f": {"module": "Fixtures"}}, "routes": {"moon": "f"}}"#
+            .write(to: dir.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
+        for format in ["text", "json", "csv"] {
+            let run = try await CLI.runOnOwnThread(["--format", format, "moon:now"], in: dir)
+            #expect(run.status == 0, "\(format): \(run.stderr)")
+            #expect(run.stdout.contains("full moon"))
+        }
+    }
+}
+
 /// Broken configuration files: each one exits 2 with one or more one-line errors naming the
 /// file (or how it was given), never a crash or a hang.
 @Suite(.serialized) struct HostileConfigTests {
