@@ -21,6 +21,8 @@ extension Transfer {
             // curl reports both limits with one code; only the overall one can take this long.
             let overall = limits.connectTimeout >= limits.timeout || elapsedSeconds + 0.05 >= limits.timeout
             return .timeout(seconds: overall ? limits.timeout : limits.connectTimeout, url: redacted)
+        case CURLE_GOT_NOTHING:
+            return .transport(url: redacted, detail: CurlHTTPClient.closedWithoutAnswer)
         case CURLE_TOO_MANY_REDIRECTS:
             return .tooManyRedirects(url: redacted)
         case CURLE_FILESIZE_EXCEEDED:

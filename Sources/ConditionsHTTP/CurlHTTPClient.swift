@@ -18,6 +18,10 @@ public final class CurlHTTPClient: HTTPClient {
     private let owner: EngineOwner
     private let userAgent: String
 
+    /// The `HTTPError.transport` detail for a connection closed before any byte of response:
+    /// the one transport failure after which repeating a GET is known to be safe.
+    public static let closedWithoutAnswer = "the server closed the connection without answering"
+
     /// The limits this client applies to each request.
     public let limits: HTTPLimits
 

@@ -5,9 +5,15 @@
 /// Suggestions.closest(to: "snoqalmie", among: ["snoqualmie", "stevens"])  // ["snoqualmie"]
 /// ```
 public enum Suggestions {
+    /// Text longer than this gets no suggestions: nobody mistypes a name that long, and edit
+    /// distance grows with the product of the lengths (a 1 MB config key took seconds).
+    public static let maximumLength = 256
+
     /// Up to `limit` candidates close to `text`, closest first: within an edit distance of
-    /// about a third of the length, or sharing a prefix of three characters or more.
+    /// about a third of the length, or sharing a prefix of three characters or more. Text over
+    /// `maximumLength` characters gets none.
     public static func closest(to text: String, among candidates: [String], limit: Int = 3) -> [String] {
+        guard text.count <= maximumLength else { return [] }
         let needle = Array(text.lowercased())
         let threshold = max(2, needle.count / 3)
         var seen = Set<String>()

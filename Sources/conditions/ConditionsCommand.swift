@@ -44,7 +44,10 @@ enum Main {
             Foundation.exit(exit.rawValue)
         } catch let failure as Failure {
             for line in failure.description.split(separator: "\n") {
-                write("conditions: \(LogSetup.redact(String(line)))\n", to: .standardError)
+                // A config can hold megabyte-long keys; one line stays readable.
+                let redacted = LogSetup.redact(String(line))
+                let shown = redacted.count > 2000 ? redacted.prefix(1900) + "… (\(redacted.utf8.count) bytes)" : redacted
+                write("conditions: \(TerminalText.sanitized(String(shown), oneLine: true))\n", to: .standardError)
             }
             Foundation.exit(2)
         } catch {
@@ -54,7 +57,7 @@ enum Main {
                 write(ConditionsCommand.fullMessage(for: error) + "\n", to: .standardOutput)
                 Foundation.exit(0)
             }
-            write("conditions: \(ConditionsCommand.fullMessage(for: error).split(separator: "\n").first ?? "")\n", to: .standardError)
+            write("conditions: \(TerminalText.sanitized(String(ConditionsCommand.fullMessage(for: error).split(separator: "\n").first ?? ""), oneLine: true))\n", to: .standardError)
             write("Run 'conditions --help' for usage.\n", to: .standardError)
             Foundation.exit(2)
         }

@@ -48,6 +48,16 @@ import Testing
         #expect(Suggestions.closest(to: "timezone", among: ["name", "timeZone"]) == ["timeZone"])
     }
 
+    @Test func hugeTextGetsNoSuggestionsAndCostsNothing() {
+        // A hostile 1 MB config key once took seconds of edit distance against every allowed key.
+        let huge = "location" + String(repeating: "k", count: 1 << 20)
+        let started = ContinuousClock.now
+        #expect(Suggestions.closest(to: huge, among: ["location", "sources", "routes", "profiles", "report", "http", "cache"]) == [])
+        #expect(ContinuousClock.now - started < .seconds(1))
+        let longest = String(repeating: "w", count: Suggestions.maximumLength - 5) + "hite"
+        #expect(Suggestions.closest(to: longest, among: [longest + "s"]) == [longest + "s"])
+    }
+
     @Test func noCandidatesNoSuggestions() {
         #expect(Suggestions.closest(to: "white", among: []) == [])
         #expect(Suggestions.closest(to: "white", among: passes, limit: 0) == [])

@@ -75,7 +75,7 @@ struct PassFeed: Sendable {
             conditions: Text.normalized(conditions),
             weather: Text.normalized(weather),
             temperatureF: temperature,
-            elevationFt: elevation.map { Int($0.rounded()) } ?? pass.elevationFt,
+            elevationFt: elevation.flatMap { Int(exactly: $0.rounded()) } ?? pass.elevationFt,
             restrictions: [one, two].compactMap { $0 },
             updated: updated,
             url: url,

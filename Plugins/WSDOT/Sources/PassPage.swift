@@ -29,7 +29,7 @@ enum PassPage {
             conditions: Text.normalized(values[.conditions]),
             weather: Text.normalized(values[.weather]),
             temperatureF: Text.firstNumber(in: values[.temperature]),
-            elevationFt: Text.firstNumber(in: values[.elevation]).map { Int($0.rounded()) } ?? pass.elevationFt,
+            elevationFt: Text.firstNumber(in: values[.elevation]).flatMap { Int(exactly: $0.rounded()) } ?? pass.elevationFt,
             restrictions: directions.compactMap { direction, text in
                 Text.normalized(text).map { Restriction(direction: direction, text: $0) }
             },

@@ -22,7 +22,7 @@ struct ReportPrinter {
             for record in records {
                 switch record.outcome {
                 case .success(_, _, let fetchedAt, let data, let staleAge):
-                    var lines = renderer.render(urn: record.urn, data: data)
+                    var lines = renderer.render(urn: record.urn, data: TerminalText.sanitized(data))
                     if let staleAge {
                         lines.append("  " + style.yellow("⚠ stale: upstream failed; showing the result fetched \(renderer.localTime(fetchedAt, withDate: true)) (\(TextRenderer.age(staleAge)) ago)"))
                     }
@@ -31,7 +31,7 @@ struct ReportPrinter {
                     // Flush what came before so stdout and stderr interleave in the order asked.
                     write(out, to: .standardOutput)
                     out = ""
-                    let line = "conditions: \(record.urn): \(kind): \(message)".replacingOccurrences(of: "\n", with: " ")
+                    let line = TerminalText.sanitized("conditions: \(record.urn): \(kind): \(message)", oneLine: true)
                     write(line + "\n", to: .standardError)
                 }
             }

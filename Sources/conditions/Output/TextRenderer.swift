@@ -73,7 +73,8 @@ struct TextRenderer {
     func renderMoon(urn: String, _ moon: JSONValue) -> [String] {
         let phase = moon["phase"]?.stringValue ?? "unknown"
         var summary = "\(Self.glyph(for: phase)) \(phase)"
-        if let illumination = moon["illumination"]?.doubleValue { summary += ", \(Int(illumination.rounded()))% lit" }
+        // Data may come from any source (a hand-edited fixture, say): a number no Int holds is skipped, not a trap.
+        if let illumination = moon["illumination"]?.doubleValue.flatMap({ Int(exactly: $0.rounded()) }) { summary += ", \(illumination)% lit" }
         if let age = moon["age"]?.doubleValue { summary += ", \(String(format: "%.1f", age)) days old" }
         var lines = ["\(style.bold(urn))  \(summary)"]
         let rise = moon["rise"]?.stringValue.flatMap { Timestamp.parse($0) }

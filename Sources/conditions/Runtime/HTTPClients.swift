@@ -5,7 +5,8 @@ import Synchronization
 
 /// Makes the HTTP client each source receives: one libcurl client per process (one
 /// connection pool, keep-alive across a report and across `watch` polls), viewed through each
-/// source's limits, with identical requests of one run coalesced.
+/// source's limits, with identical requests of one run coalesced and a GET the upstream
+/// briefly cannot answer retried once (`RetryingHTTPClient`).
 enum HTTPClients {
     /// Created on first use, so a report that touches no network source never starts libcurl.
     private static let shared = Mutex<CurlHTTPClient?>(nil)
@@ -34,7 +35,7 @@ enum HTTPClients {
                 }
             }
             guard let client else { return UnavailableHTTPClient(reason: "no HTTP client") }
-            return client.limited(limits)
+            return RetryingHTTPClient(base: client.limited(limits), logger: logger)
         }
     }
 }

@@ -96,7 +96,10 @@ struct Runtime: Sendable {
         }
 
         guard problems.isEmpty else {
-            throw ConfigurationError(problems: problems.map { "\(configuration.file.path): \($0)" })
+            // An option's error may quote its value, which may hold a substituted secret; the
+            // log handler only learns the secrets once loading succeeds, so mask them here.
+            let masked = problems.map { problem in secrets.reduce(problem) { $0.replacingOccurrences(of: $1, with: Redaction.mask) } }
+            throw ConfigurationError(problems: masked.map { "\(configuration.file.path): \($0)" })
         }
         self.router = router
         self.instances = instances

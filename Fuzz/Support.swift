@@ -1,0 +1,52 @@
+// Shared by the fuzz targets that drive a source's `resolve()`: compiled into each of them by
+// scripts/fuzz (never part of the SwiftPM package).
+import ConditionsKit
+import Foundation
+import Logging
+
+/// An `HTTPClient` that answers every request with the fuzz input as the body.
+struct FuzzHTTPClient: HTTPClient {
+    let body: Data
+    let headers: [String: String]
+    var status = 200
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        HTTPResponse(status: status, headers: headers, body: body, url: request.url)
+    }
+}
+
+enum FuzzSupport {
+    static let place = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331, timeZone: TimeZone(identifier: "America/Los_Angeles"))
+    static let now = Date(timeIntervalSince1970: 1_795_269_600) // 2026-11-21T14:00:00Z
+    static let logger: Logger = {
+        var logger = Logger(label: "fuzz") { _ in SwiftLogNoOpLogHandler() }
+        logger.logLevel = .critical
+        return logger
+    }()
+
+    /// A configuration for a module instance with `options` (a JSON object as text).
+    static func configuration(_ options: String) -> SourceConfiguration {
+        guard let object = try? JSONValue.parse(Data(options.utf8)).objectValue else { preconditionFailure("bad options literal") }
+        return SourceConfiguration(instance: "fuzz", options: SourceOptions(path: "sources.fuzz.options", object: object, baseDirectory: URL(fileURLWithPath: "/tmp")),
+                                   configDirectory: URL(fileURLWithPath: "/tmp"), place: place, logger: logger)
+    }
+
+    /// Resolves each URN against `source` with `http`, synchronously; errors are expected
+    /// (that is the point), only crashes, hangs and sanitizer reports count.
+    static func resolve(_ urns: [String], with source: any ConditionsSource, http: any HTTPClient) {
+        var router = Router<Int>()
+        for pattern in source.routes { try? router.register(pattern, 0) }
+        let context = SourceContext(now: now, place: place, logger: logger, http: http)
+        let done = DispatchSemaphore(value: 0)
+        Task {
+            for urn in urns {
+                guard let parsed = try? URN(urn), let (location, _) = try? router.match(parsed) else { preconditionFailure("bad URN \(urn)") }
+                if let result = try? await source.resolve(location, context: context) {
+                    _ = result.data.serialized()
+                }
+            }
+            done.signal()
+        }
+        done.wait()
+    }
+}
