@@ -67,6 +67,9 @@ let package = Package(
             ]
         ),
 
+        // Spawns each measured process from a tiny parent, so its peak RSS is its own.
+        .executableTarget(name: "conditions-bench-spawn", path: "Sources/conditions-bench-spawn"),
+
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
         .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),

@@ -41,6 +41,9 @@ struct BenchCommand: AsyncParsableCommand {
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw ValidationError("no conditions binary at \(binary); build it first: swift build -c release")
         }
+        guard FileManager.default.isExecutableFile(atPath: ChildProcess.helper) else {
+            throw ValidationError("no \(ChildProcess.helper); build it first: swift build -c release")
+        }
         let workspace = try Workspace()
         defer { workspace.remove() }
         let bench = Bench(binary: binary, workspace: workspace, runsOverride: runs, latency: Double(latency) / 1000)

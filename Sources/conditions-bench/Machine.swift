@@ -13,6 +13,8 @@ struct Machine: Encodable {
     let build: String
     let loadAverage: String
     let binary: String
+    /// Whether the binary links the Swift runtime statically (`--static-swift-stdlib`).
+    let staticSwiftRuntime: Bool
 
     static func describe(binary: String, workspace: Workspace) -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -32,7 +34,7 @@ struct Machine: Encodable {
         #endif
         return Machine(cpu: model, cores: sysconf(Int32(_SC_NPROCESSORS_ONLN)), memoryGiB: kilobytes / 1_048_576,
                        kernel: "Linux \(kernel)", swift: swiftVersion(workspace: workspace), build: build,
-                       loadAverage: load, binary: binary)
+                       loadAverage: load, binary: binary, staticSwiftRuntime: !needsSharedSwiftCore(binary))
     }
 
     /// The first line of `swift --version` from PATH or /opt/swift, if there is one.
@@ -48,11 +50,20 @@ struct Machine: Encodable {
         return text.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init) ?? "unknown"
     }
 
+    /// Whether the binary's dynamic string table names libswiftCore.so (read from its start,
+    /// where the table lives, not the whole 80 MB file).
+    private static func needsSharedSwiftCore(_ path: String) -> Bool {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return true }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 4 << 20)) ?? Data()
+        return head.range(of: Data("libswiftCore.so".utf8)) != nil
+    }
+
     var lines: [String] {
         [
             "machine  \(cpu), \(cores) cores, \(String(format: "%.1f", memoryGiB)) GiB, \(kernel)",
             "build    \(build); \(swift)",
-            "binary   \(binary)",
+            "binary   \(binary) (Swift runtime \(staticSwiftRuntime ? "linked statically" : "in shared libraries"))",
             "load     \(loadAverage) (1, 5, 15 min) at start",
         ]
     }
