@@ -16,6 +16,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
+        // Allocation counts for `conditions-bench` (the counter behind ordo-one/package-benchmark's malloc metrics).
+        .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
     ],
     targets: [
         // MARK: Contract
@@ -52,6 +54,23 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
             ]
         ),
+
+        // MARK: Benchmarks (`scripts/dev bench`)
+        .executableTarget(
+            name: "conditions-bench",
+            dependencies: [
+                "ConditionsKit",
+                "ConditionsHTML",
+                "WSDOT",
+                "LoopbackServer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+            ]
+        ),
+
+        // Spawns each measured process from a tiny parent, so its peak RSS is its own.
+        .executableTarget(name: "conditions-bench-spawn", path: "Sources/conditions-bench-spawn"),
 
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),

@@ -2,11 +2,30 @@ import Foundation
 
 /// ISO 8601 formatting and parsing shared by the host and every source, so all dates in
 /// output look the same (`2026-11-21T14:05:00Z`).
+///
+/// Both directions are written by hand: this runs for every date of every result, and a
+/// Swift `Regex` literal is re-parsed and compiled each time it is evaluated, which made
+/// parsing cost ~0.5 ms a call (over half of a 1,000-URN report).
 public enum Timestamp {
     /// `date` as ISO 8601 in UTC with second precision, e.g. `2026-11-21T14:05:00Z`.
     public static func string(from date: Date) -> String {
-        date.formatted(.iso8601.year().month().day().dateSeparator(.dash).time(includingFractionalSeconds: false).timeSeparator(.colon).timeZone(separator: .omitted))
-            .replacingOccurrences(of: "+0000", with: "Z")
+        let total = Int(date.timeIntervalSince1970.rounded(.down))
+        let (days, seconds) = floorDivision(total, 86_400)
+        let (year, month, day) = civil(fromDays: days)
+        var text = ""
+        text.reserveCapacity(20)
+        append(year, width: 4, to: &text)
+        text += "-"
+        append(month, width: 2, to: &text)
+        text += "-"
+        append(day, width: 2, to: &text)
+        text += "T"
+        append(seconds / 3600, width: 2, to: &text)
+        text += ":"
+        append(seconds % 3600 / 60, width: 2, to: &text)
+        text += ":"
+        append(seconds % 60, width: 2, to: &text)
+        return text + "Z"
     }
 
     /// Parses an ISO 8601 date-time (`2026-11-21T14:05:00Z`, `…T06:05-08:00`, the basic form
@@ -14,43 +33,79 @@ public enum Timestamp {
     /// A date-time without an offset is read in `timeZone` too. Returns nil when the text is
     /// not one of those forms or names an impossible date.
     public static func parse(_ text: String, timeZone: TimeZone = .gmt) -> Date? {
-        // Extended (18:00:00) and basic (180000) times are both accepted: a URN cannot hold a
-        // raw ':' inside a segment, so `moon:2026-12-04T1800Z` is how a time is written there.
-        let pattern = #/^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d{1,9}))?)?)?(Z|z|[+-]\d{2}(?::?\d{2})?)?)?$/#
-        // ASCII digits only: `\d` alone also matches other scripts' digits, which `Int` then rejects.
-        guard let match = text.wholeMatch(of: pattern.asciiOnlyDigits()) else { return nil }
-        var components = DateComponents()
-        components.year = Int(match.1)
-        components.month = Int(match.2)
-        components.day = Int(match.3)
-        components.hour = match.4.flatMap { Int($0) } ?? 0
-        components.minute = match.5.flatMap { Int($0) } ?? 0
-        components.second = match.6.flatMap { Int($0) } ?? 0
-        guard let month = components.month, (1...12).contains(month),
-              let day = components.day, (1...31).contains(day),
-              let hour = components.hour, hour < 24,
-              let minute = components.minute, minute < 60,
-              let second = components.second, second < 60
+        // The grammar: YYYY-MM-DD, then optionally [T ]hh, then optionally [:]mm, then
+        // optionally [:]ss and [.,]fraction (1–9 digits), then optionally Z, z or ±hh[[:]mm]
+        // (an offset only after a time). ASCII digits only. Extended (18:00:00) and basic
+        // (180000) times are both accepted: a URN cannot hold a raw ':' inside a segment, so
+        // `moon:2026-12-04T1800Z` is how a time is written there.
+        var scanner = ASCIIScanner(text)
+        guard let year = scanner.digits(4), scanner.eat("-"), let month = scanner.digits(2), scanner.eat("-"),
+              let day = scanner.digits(2)
         else { return nil }
-
-        var zone = timeZone
-        if let offset = match.8 {
-            if offset == "Z" || offset == "z" {
-                zone = .gmt
+        var hour = 0, minute = 0, second = 0
+        var fraction = 0.0
+        var offset: Int?
+        if !scanner.atEnd {
+            guard scanner.eat("T") || scanner.eat(" "), let h = scanner.digits(2) else { return nil }
+            hour = h
+            let beforeMinute = scanner.position
+            _ = scanner.eat(":")
+            if let m = scanner.digits(2) {
+                minute = m
+                let beforeSecond = scanner.position
+                _ = scanner.eat(":")
+                if let s = scanner.digits(2) {
+                    second = s
+                    if scanner.eat(".") || scanner.eat(",") {
+                        let digits = scanner.digitRun()
+                        guard (1...9).contains(digits.count), let value = Double("0." + digits) else { return nil }
+                        fraction = value
+                    }
+                } else {
+                    scanner.position = beforeSecond
+                }
             } else {
-                let digits = offset.dropFirst().filter(\.isNumber)
-                guard let hours = Int(digits.prefix(2)), let minutes = digits.count > 2 ? Int(digits.suffix(2)) : 0, hours < 24, minutes < 60,
-                      let fixed = TimeZone(secondsFromGMT: (offset.first == "-" ? -1 : 1) * (hours * 3600 + minutes * 60))
-                else { return nil }
-                zone = fixed
+                scanner.position = beforeMinute
             }
+            if scanner.eat("Z") || scanner.eat("z") {
+                offset = 0
+            } else if let sign = scanner.eat("+") ? 1 : scanner.eat("-") ? -1 : nil {
+                guard let hours = scanner.digits(2) else { return nil }
+                var minutes = 0
+                if !scanner.atEnd {
+                    _ = scanner.eat(":")
+                    guard let m = scanner.digits(2) else { return nil }
+                    minutes = m
+                }
+                guard hours < 24, minutes < 60 else { return nil }
+                offset = sign * (hours * 3600 + minutes * 60)
+            }
+            guard scanner.atEnd else { return nil }
         }
+        guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
+
+        // UTC and fixed offsets are arithmetic in the proleptic Gregorian calendar, which
+        // Foundation's Gregorian calendar matches from its 1582 cut-over on.
+        let zoneOffset = offset ?? (timeZone == .gmt ? 0 : nil)
+        if let zoneOffset, year > 1582 {
+            guard day <= daysIn(month: month, year: year) else { return nil }  // rejects 2026-02-30
+            let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - zoneOffset
+            // The same steps as the calendar path (whole seconds, then the fraction), so both round alike.
+            return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200)).addingTimeInterval(fraction)
+        }
+        var components = DateComponents()
+        components.year = year
+        components.month = month
+        components.day = day
+        components.hour = hour
+        components.minute = minute
+        components.second = second
         var calendar = Calendar(identifier: .gregorian)
+        guard let zone = zoneOffset.map({ TimeZone(secondsFromGMT: $0) }) ?? timeZone else { return nil }
         calendar.timeZone = zone
         guard let date = calendar.date(from: components),
               calendar.component(.day, from: date) == day  // rejects 2026-02-30 rolling over
         else { return nil }
-        let fraction = match.7.map { Double("0." + $0) ?? 0 } ?? 0
         return date.addingTimeInterval(fraction)
     }
 
@@ -63,10 +118,89 @@ public enum Timestamp {
     public static func instant(_ text: String, now: Date, timeZone: TimeZone) -> Date? {
         if text.lowercased() == "now" { return now }
         guard let date = parse(text, timeZone: timeZone) else { return nil }
-        guard text.wholeMatch(of: #/\d{4}-\d{2}-\d{2}/#) != nil else { return date }
+        // A successful parse of exactly ten characters is a date alone.
+        guard text.utf8.count == 10 else { return date }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
         // Through the calendar, not +12 h, so noon stays noon on daylight-saving days.
         return calendar.date(bySettingHour: 12, minute: 0, second: 0, of: date) ?? date.addingTimeInterval(12 * 3600)
+    }
+
+    // MARK: Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days_from_civil)
+
+    private static func floorDivision(_ a: Int, _ b: Int) -> (quotient: Int, remainder: Int) {
+        let quotient = a >= 0 ? a / b : -((-a + b - 1) / b)
+        return (quotient, a - quotient * b)
+    }
+
+    private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
+        let y = month <= 2 ? year - 1 : year
+        let era = floorDivision(y, 400).quotient
+        let yearOfEra = y - era * 400
+        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
+        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
+        return era * 146_097 + dayOfEra - 719_468
+    }
+
+    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
+        let z = days + 719_468
+        let era = floorDivision(z, 146_097).quotient
+        let dayOfEra = z - era * 146_097
+        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+        let mp = (5 * dayOfYear + 2) / 153
+        let day = dayOfYear - (153 * mp + 2) / 5 + 1
+        let month = mp < 10 ? mp + 3 : mp - 9
+        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
+    }
+
+    private static func daysIn(month: Int, year: Int) -> Int {
+        switch month {
+        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+        case 4, 6, 9, 11: return 30
+        default: return 31
+        }
+    }
+
+    private static func append(_ value: Int, width: Int, to text: inout String) {
+        let digits = String(value)
+        if digits.count < width { text += String(repeating: "0", count: width - digits.count) }
+        text += digits
+    }
+}
+
+/// A cursor over the UTF-8 of a string that accepts only ASCII digits as digits.
+private struct ASCIIScanner {
+    let bytes: [UInt8]
+    var position = 0
+
+    init(_ text: String) { bytes = Array(text.utf8) }
+
+    var atEnd: Bool { position == bytes.count }
+
+    /// Consumes `character` (ASCII) if it is next.
+    mutating func eat(_ character: Unicode.Scalar) -> Bool {
+        guard position < bytes.count, bytes[position] == UInt8(ascii: character) else { return false }
+        position += 1
+        return true
+    }
+
+    /// Consumes exactly `count` ASCII digits and returns their value, or consumes nothing.
+    mutating func digits(_ count: Int) -> Int? {
+        guard position + count <= bytes.count else { return nil }
+        var value = 0
+        for byte in bytes[position..<position + count] {
+            guard (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) else { return nil }
+            value = value * 10 + Int(byte - UInt8(ascii: "0"))
+        }
+        position += count
+        return value
+    }
+
+    /// Consumes every ASCII digit that follows and returns them.
+    mutating func digitRun() -> String {
+        let start = position
+        while position < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[position]) { position += 1 }
+        return String(decoding: bytes[start..<position], as: UTF8.self)
     }
 }

@@ -68,10 +68,26 @@ enum Text {
     }
 
     /// The first number in `text` ("28°F" → 28, "-4 °F" → -4, "3,022 ft." → 3022); nil when none.
+    /// Scanned by hand, not with a Regex literal, which is compiled again on every call.
     static func firstNumber(in text: String?) -> Double? {
         guard let text else { return nil }
-        let cleaned = text.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "\u{2212}", with: "-")
-        guard let match = cleaned.firstMatch(of: #/[-+]?\d+(?:\.\d+)?/#) else { return nil }
-        return Double(match.output)
+        let cleaned = Array(text.replacingOccurrences(of: ",", with: "").replacingOccurrences(of: "\u{2212}", with: "-"))
+        // A character Unicode calls numeric counts as a digit, as `\d` did; `Double` then rejects all but ASCII.
+        func isDigit(_ index: Int) -> Bool {
+            guard index < cleaned.count else { return false }
+            return cleaned[index].isNumber
+        }
+        for start in cleaned.indices {
+            var index = start
+            if cleaned[index] == "-" || cleaned[index] == "+" { index += 1 }
+            guard isDigit(index) else { continue }
+            while isDigit(index) { index += 1 }
+            if index < cleaned.count, cleaned[index] == ".", isDigit(index + 1) {
+                index += 1
+                while isDigit(index) { index += 1 }
+            }
+            return Double(String(cleaned[start..<index]))
+        }
+        return nil
     }
 }

@@ -81,8 +81,12 @@ public struct WSDOTPassSource: ConditionsSource {
         let outcomes = await withTaskGroup(of: (Int, Result<PassReport, any Error>).self) { group in
             for (index, pass) in passes.enumerated() {
                 group.addTask {
-                    do { return (index, .success(try await fetchPage(pass, context: context))) }
-                    catch { return (index, .failure(error)) }
+                    // Await first, then build the tuple: Swift 6.3's -O splits a tuple whose
+                    // second half comes after a suspension and corrupts the first
+                    // (swiftlang/swift#91911), so `index` arrived as garbage in release builds.
+                    let outcome: Result<PassReport, any Error>
+                    do { outcome = .success(try await fetchPage(pass, context: context)) } catch { outcome = .failure(error) }
+                    return (index, outcome)
                 }
             }
             var outcomes = [Result<PassReport, any Error>?](repeating: nil, count: passes.count)

@@ -104,7 +104,7 @@ struct Configuration {
         if let value = root["routes"] {
             if let object = value.objectValue {
                 for (scheme, target) in object {
-                    guard scheme.wholeMatch(of: #/[a-z][a-z0-9_-]*/#) != nil else {
+                    guard Self.isScheme(scheme) else {
                         problems.append("routes.\(scheme): a scheme is lower-case letters, digits, '-' or '_', starting with a letter"); continue
                     }
                     guard let id = target.stringValue else {
@@ -156,6 +156,15 @@ struct Configuration {
     }
 
     /// Deep-merges `overlay` onto `base`: objects merge member by member, anything else replaces.
+    /// `[a-z][a-z0-9_-]*`, checked by hand: a Regex literal is compiled on every evaluation.
+    static func isScheme(_ text: String) -> Bool {
+        guard let first = text.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+        return text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
     static func merge(_ base: JSONObject, _ overlay: JSONObject) -> JSONObject {
         var result = base
         for (key, value) in overlay {

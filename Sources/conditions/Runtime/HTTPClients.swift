@@ -8,7 +8,8 @@ import Synchronization
 /// source's limits, with identical requests of one run coalesced and a GET the upstream
 /// briefly cannot answer retried once (`RetryingHTTPClient`).
 enum HTTPClients {
-    /// Created on first use, so a report that touches no network source never starts libcurl.
+    /// Created on the first request, so a report that touches no network source never starts
+    /// libcurl (whose TLS set-up alone cost a local answer ~2 ms and ~2 MiB).
     private static let shared = Mutex<CurlHTTPClient?>(nil)
 
     /// A factory for one run: call it with a source's limits to get that source's client.
@@ -17,7 +18,7 @@ enum HTTPClients {
         return { limits in
             views.withLock { views in
                 if let existing = views.first(where: { $0.0 == limits }) { return existing.1 }
-                let view = CoalescingHTTPClient(base: base(version: version, limits: limits, logger: logger), logger: logger)
+                let view = CoalescingHTTPClient(base: DeferredHTTPClient { base(version: version, limits: limits, logger: logger) }, logger: logger)
                 views.append((limits, view))
                 return view
             }
@@ -37,5 +38,24 @@ enum HTTPClients {
             guard let client else { return UnavailableHTTPClient(reason: "no HTTP client") }
             return RetryingHTTPClient(base: client.limited(limits), logger: logger)
         }
+    }
+}
+
+/// Makes its client on the first request: every URN's context carries an HTTP client, but
+/// only network sources ever send.
+final class DeferredHTTPClient: HTTPClient {
+    private let make: @Sendable () -> any HTTPClient
+    private let client = Mutex<(any HTTPClient)?>(nil)
+
+    init(_ make: @escaping @Sendable () -> any HTTPClient) { self.make = make }
+
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        let base = client.withLock { client in
+            if let client { return client }
+            let made = make()
+            client = made
+            return made
+        }
+        return try await base.send(request)
     }
 }

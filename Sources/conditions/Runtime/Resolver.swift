@@ -46,7 +46,11 @@ struct Resolver: Sendable {
                 guard next < urns.count else { return }
                 let index = next
                 let urn = urns[index]
-                group.addTask { (index, await resolve(urn)) }
+                group.addTask {
+                    // Await before building the tuple (see WSDOTPassSource.fetchPages: swiftlang/swift#91911).
+                    let record = await resolve(urn)
+                    return (index, record)
+                }
                 next += 1
             }
             for _ in 0..<min(maximumConcurrency, urns.count) { startNext() }

@@ -1,0 +1,91 @@
+import ArgumentParser
+import Foundation
+
+/// `conditions-bench`: measures the release `conditions` binary against the performance
+/// targets, with its own loopback servers (no network), and exits 1 when a target is missed.
+@main
+struct BenchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "conditions-bench",
+        abstract: "Measure conditions against its performance targets (no network needed).",
+        discussion: """
+        Scenarios: 1 local answer vs --version; 2 fan-out of 15 pages at the latency, and a \
+        second host; 3 API mode request count; 4 parsing throughput and allocations; 5 a \
+        1,000-URN report; 6 a warm-cache report. Exit status 1 when any target is missed.
+        """)
+
+    @Option(help: "Measured runs per figure (default: 15 for fast scenarios, 5–7 for slow ones).")
+    var runs: Int?
+
+    @Option(help: "Latency of each loopback response, in milliseconds.")
+    var latency: Int = 200
+
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–6); repeat for several.")
+    var scenarios: [Int] = []
+
+    @Flag(help: "Print the machine and every figure as JSON instead of the table.")
+    var json = false
+
+    @Option(help: ArgumentHelp("The conditions binary (default: next to this one).", valueName: "path"))
+    var binary: String?
+
+    func validate() throws {
+        if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
+        guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
+        if let bad = scenarios.first(where: { !(1...6).contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–6") }
+    }
+
+    func run() async throws {
+        let binary = self.binary ?? URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("conditions").path
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw ValidationError("no conditions binary at \(binary); build it first: swift build -c release")
+        }
+        guard FileManager.default.isExecutableFile(atPath: ChildProcess.helper) else {
+            throw ValidationError("no \(ChildProcess.helper); build it first: swift build -c release")
+        }
+        let workspace = try Workspace()
+        defer { workspace.remove() }
+        let bench = Bench(binary: binary, workspace: workspace, runsOverride: runs, latency: Double(latency) / 1000)
+        let machine = Machine.describe(binary: binary, workspace: workspace)
+        if !json { print(machine.lines.joined(separator: "\n") + "\n") }
+
+        var figures: [Figure] = []
+        for scenario in scenarios.isEmpty ? Array(1...6) : scenarios.sorted() {
+            if !json { FileHandle.standardError.write(Data("running scenario \(scenario)…\n".utf8)) }
+            do {
+                switch scenario {
+                case 1: figures += try LocalAnswer.run(bench)
+                case 2: figures += try FanOut.run(bench)
+                case 3: figures += try APIMode.run(bench)
+                case 4: figures += try await Parsing.run(bench)
+                case 5: figures += try Scale.run(bench)
+                default: figures += try WarmCache.run(bench)
+                }
+            } catch {
+                if let failed = error as? Bench.Failed, !failed.detail.isEmpty {
+                    FileHandle.standardError.write(Data("scenario \(scenario) failed; the child's stderr:\n\(failed.detail)\n".utf8))
+                }
+                figures.append(.plain(scenario, "scenario failed", value: .nan, unit: "", text: "\(error)", target: "runs", passed: false))
+            }
+        }
+
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.nonConformingFloatEncodingStrategy = .convertToString(positiveInfinity: "inf", negativeInfinity: "-inf", nan: "nan")
+            let data = try encoder.encode(Report(machine: machine, figures: figures, passed: !figures.contains { $0.passed == false }))
+            print(String(decoding: data, as: UTF8.self))
+        } else {
+            print(Table.render(figures))
+        }
+        if figures.contains(where: { $0.passed == false }) { throw ExitCode(1) }
+    }
+}
+
+/// The `--json` document.
+struct Report: Encodable {
+    let machine: Machine
+    let figures: [Figure]
+    let passed: Bool
+}
