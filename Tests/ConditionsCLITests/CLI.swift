@@ -28,13 +28,20 @@ struct CLI {
 
     /// Runs `conditions arguments` in `directory` with a clean environment plus `environment`.
     static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil, timeout: TimeInterval = 60) throws -> Output {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.currentDirectoryURL = directory ?? packageRoot
         var env = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
         env.merge(environment) { $1 }
-        process.environment = env
+        return try runProgram(binary, arguments, in: directory ?? packageRoot, environment: env, stdin: stdin, timeout: timeout)
+    }
+
+    /// Runs any program with exactly `environment`, feeding `stdin` (closed at once when nil)
+    /// and collecting both output streams; a program outliving `timeout` is terminated and
+    /// recorded as an issue.
+    static func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String], stdin: String? = nil, timeout: TimeInterval) throws -> Output {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.currentDirectoryURL = directory
+        process.environment = environment
         let out = Pipe(), err = Pipe(), input = Pipe()
         process.standardOutput = out
         process.standardError = err
@@ -57,7 +64,7 @@ struct CLI {
         while process.isRunning && Date() < deadline { usleep(10_000) }
         if process.isRunning {
             process.terminate()
-            Issue.record("conditions \(arguments) did not finish within \(timeout) s")
+            Issue.record("\(executable.lastPathComponent) \(arguments) did not finish within \(timeout) s")
         }
         process.waitUntilExit()
         group.wait()

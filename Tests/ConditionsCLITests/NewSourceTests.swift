@@ -7,34 +7,8 @@ import Testing
 @Suite struct NewSourceTests {
     /// Runs `executable arguments` in `directory` with this process's environment plus `environment`.
     static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval) throws -> CLI.Output {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let collected = CollectedOutput()
-        let group = DispatchGroup()
-        for (pipe, isOut) in [(out, true), (err, false)] {
-            group.enter()
-            DispatchQueue.global().async {
-                collected.set(pipe.fileHandleForReading.readDataToEndOfFile(), stdout: isOut)
-                group.leave()
-            }
-        }
-        let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { usleep(50_000) }
-        if process.isRunning {
-            process.terminate()
-            Issue.record("\(executable) \(arguments) did not finish within \(timeout) s")
-        }
-        process.waitUntilExit()
-        group.wait()
-        return CLI.Output(status: process.terminationStatus, stdout: collected.stdout, stderr: collected.stderr)
+        try CLI.runProgram(URL(fileURLWithPath: executable), arguments, in: directory,
+                           environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, timeout: timeout)
     }
 
     static func newSource(_ arguments: [String], in directory: URL) throws -> CLI.Output {
