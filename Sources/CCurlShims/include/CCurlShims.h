@@ -18,8 +18,12 @@
 #include <stddef.h>
 #include <sys/types.h>
 
-/// The soname of the libcurl conditions_curl_load opens.
+/// The name of the libcurl conditions_curl_load opens (its soname: what linking would record).
+#if defined(__APPLE__)
+#define CONDITIONS_LIBCURL_NAME "libcurl.4.dylib"
+#else
 #define CONDITIONS_LIBCURL_NAME "libcurl.so.4"
+#endif
 
 /// Opens libcurl, resolves every function below and runs curl_global_init, once per process;
 /// later calls return the first call's outcome. Thread-safe.
