@@ -16,9 +16,11 @@ final class CurlEngine: Sendable {
     private let nextID = Atomic<UInt64>(1)
     private let stopped = DispatchSemaphore(value: 0)
 
-    /// Starts the thread; nil if libcurl cannot initialise.
-    init?(maxConnectionsPerHost: Int) {
-        guard CurlGlobal.ensureInitialised(), let raw = curl_multi_init() else { return nil }
+    /// Starts the thread, loading libcurl if this is the first engine; throws `ConditionsError`
+    /// of kind `internal` if libcurl cannot be loaded or make a multi handle.
+    init(maxConnectionsPerHost: Int) throws(ConditionsError) {
+        try CurlGlobal.ensureLoaded()
+        guard let raw = conditions_curl_multi_init() else { throw ConditionsError(.internal, "libcurl could not create a multi handle") }
         let perHost = max(1, maxConnectionsPerHost)
         _ = conditions_curl_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
         // curl otherwise shrinks its idle cache as transfers finish; keep keep-alive connections.
@@ -59,7 +61,7 @@ final class CurlEngine: Sendable {
         let first = inbox.withLock { inbox -> Bool in
             guard !inbox.stopping else { return false }
             inbox.stopping = true
-            curl_multi_wakeup(multi.raw)
+            _ = conditions_curl_multi_wakeup(multi.raw)
             return true
         }
         if first { stopped.wait() }
@@ -80,7 +82,7 @@ final class CurlEngine: Sendable {
         inbox.withLock { inbox in
             guard !inbox.stopping else { return false }
             inbox.messages.append(message)
-            curl_multi_wakeup(multi.raw)
+            _ = conditions_curl_multi_wakeup(multi.raw)
             return true
         }
     }

@@ -1,13 +1,21 @@
-import CCurl
 import CCurlShims
+import ConditionsKit
 
-/// libcurl's process-wide setup, done once before the first handle is made.
-///
-/// A lazily initialised global runs exactly once even when several clients start at the same
-/// time, which is what `curl_global_init` needs.
+/// libcurl's process-wide setup: opening the library (it is not linked, so that local answers
+/// never load it and its TLS dependencies) and `curl_global_init`, done once before the first
+/// handle is made.
 enum CurlGlobal {
-    private static let initialised: Bool = conditions_curl_global_init() == CURLE_OK
+    /// Why libcurl is unusable, or nil once it is loaded and initialised. The lazily initialised
+    /// global and the C side's `pthread_once` both make this happen exactly once per process.
+    private static let failure: String? = {
+        var message: UnsafePointer<CChar>?
+        guard conditions_curl_load(&message) != 0 else { return nil }
+        return message.map { String(cString: $0) } ?? "libcurl could not be loaded"
+    }()
 
-    /// Whether libcurl initialised; the first call performs the initialisation.
-    static func ensureInitialised() -> Bool { initialised }
+    /// Loads and initialises libcurl on the first call; throws `ConditionsError` of kind
+    /// `internal` ("libcurl could not be loaded: …") if that failed.
+    static func ensureLoaded() throws(ConditionsError) {
+        if let failure { throw ConditionsError(.internal, failure) }
+    }
 }

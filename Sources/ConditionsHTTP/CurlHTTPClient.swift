@@ -27,11 +27,11 @@ public final class CurlHTTPClient: HTTPClient {
 
     /// Starts a client whose requests identify as `conditions/<version>` and obey `limits`.
     /// `limits.maxConnectionsPerHost` also caps the shared connection pool for every view.
-    /// Throws `ConditionsError` of kind `internal` if libcurl cannot initialise.
+    /// The first client loads libcurl (`libcurl.so.4`, opened at run time rather than linked).
+    /// Throws `ConditionsError` of kind `internal` if libcurl cannot be loaded or initialise,
+    /// with a message such as "libcurl could not be loaded: libcurl.so.4: cannot open shared object file…".
     public convenience init(version: String, limits: HTTPLimits = HTTPLimits()) throws {
-        guard let engine = CurlEngine(maxConnectionsPerHost: limits.maxConnectionsPerHost) else {
-            throw ConditionsError(.internal, "could not initialise libcurl")
-        }
+        let engine = try CurlEngine(maxConnectionsPerHost: limits.maxConnectionsPerHost)
         self.init(owner: EngineOwner(engine), userAgent: "conditions/\(version)", limits: limits)
     }
 
