@@ -48,7 +48,11 @@ enum Main {
     nonisolated static func run(_ command: sending any ParsableCommand) async -> Never {
         do {
             var command = command
-            if var asyncCommand = command as? any AsyncParsableCommand {
+            // A cast to the concrete type compares type metadata; the existential cast below
+            // searches the binary's whole conformance table the first time.
+            if var report = command as? ReportCommand {
+                try await report.run()
+            } else if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
@@ -101,6 +105,8 @@ enum Main {
             // A single-dash word is a short flag (-v, -q) or a cluster that may hide -h; "-" is stdin.
             return !argument.hasPrefix("-") || argument == "-" || (argument.count == 2 && argument != "-h")
         }
-        return plainReport ? try ReportCommand.parse(arguments) : try ConditionsCommand.parseAsRoot(arguments)
+        // parseAsRoot, not parse: ParsableArguments.parse first casts the type to a command
+        // type, another search of the conformance table.
+        return plainReport ? try ReportCommand.parseAsRoot(arguments) : try ConditionsCommand.parseAsRoot(arguments)
     }
 }
