@@ -50,7 +50,7 @@ enum Main {
             var command = command
             // A cast to the concrete type compares type metadata; the existential cast below
             // searches the binary's whole conformance table the first time.
-            if var report = command as? ReportCommand {
+            if let report = command as? ReportCommand {
                 try await report.run()
             } else if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
