@@ -74,6 +74,10 @@ import Testing
         // After the file's last transition (2037) no rule is evaluated.
         #expect(losAngeles.string(Date(timeIntervalSince1970: 4_000_000_000), withDate: false, currentYear: nil) == nil)
         #expect(losAngeles.string(Date(timeIntervalSince1970: 1_795_000_000), withDate: false, currentYear: nil) == "03:06 PST")
+        // UTC has no rules to evaluate, so it answers beyond 2037, but not for absurd instants.
+        let utc = ZoneTimeFormat(zone: try #require(ZoneInfo(identifier: "Etc/UTC")))
+        #expect(utc.string(Date(timeIntervalSince1970: 4_000_000_000), withDate: false, currentYear: nil) == "07:06 UTC")
+        #expect(utc.string(Date(timeIntervalSince1970: 1e300), withDate: false, currentYear: nil) == nil)
         #expect(ZoneInfo(identifier: "../../etc/passwd") == nil)
         #expect(ZoneInfo(identifier: "Nowhere/Atlantis") == nil)
         #expect(ZoneInfo(data: Data("TZif2 but not really".utf8)) == nil)

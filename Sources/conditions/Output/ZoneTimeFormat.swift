@@ -30,7 +30,9 @@ struct ZoneTimeFormat {
 
     /// The local civil time of `date`, or nil when this cannot format it exactly.
     func fields(_ date: Date) -> (fields: CivilTime, zoneName: String)? {
-        guard date >= Self.earliest, let period = zone.period(at: date), let name = Self.zoneName(period) else { return nil }
+        // Zones without daylight saving answer for ever; Int64 conversion needs a bound (year ~33,000).
+        guard date >= Self.earliest, date.timeIntervalSince1970 < 1e12, let period = zone.period(at: date),
+              let name = Self.zoneName(period) else { return nil }
         let local = Int64(date.timeIntervalSince1970.rounded(.down)) + Int64(period.utcOffset)
         return (CivilTime(secondsSinceEpoch: local), name)
     }
