@@ -14,7 +14,7 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log to stderr; repeat for more detail (-v info, -vv debug, -vvv trace).")
     var verbose: Int
 
-    var environment: [String: String] { ProcessInfo.processInfo.environment }
+    var environment: [String: String] { ProcessEnvironment.current() }
 
     /// Reads, overlays and instantiates the configuration.
     func loadRuntime(logger: Logger) throws(ConfigurationError) -> Runtime {

@@ -147,27 +147,38 @@ struct TextRenderer {
     /// Times print in the location's zone with its usual abbreviation ("Sat Nov 21 06:30 PST");
     /// the year appears only when it is not the current one.
     func localTime(_ date: Date, withDate: Bool) -> String {
-        let sameYear = formats.calendar.component(.year, from: date) == formats.currentYear
-        return formats.string(date, pattern: withDate ? (sameYear ? "EEE MMM d HH:mm zzz" : "EEE MMM d yyyy HH:mm zzz") : "HH:mm zzz")
+        formats.string(date, withDate: withDate)
     }
 }
 
-/// The date formatters of one renderer, made once per pattern: creating a `DateFormatter`
-/// opens an ICU formatter (~0.3 ms), which per printed time was a third of a report's work.
+/// The renderer's time formatting: by hand from the zone's tzdata where that is exact
+/// (`ZoneTimeFormat`), otherwise with one `DateFormatter` per pattern, made on first use —
+/// creating one opens an ICU formatter (~0.3 ms, and the first one loads ICU's data).
 final class LocalTimeFormats {
-    let calendar: Calendar
-    let currentYear: Int
     private let timeZone: TimeZone
+    private let byHand: ZoneTimeFormat?
+    private let currentYearByHand: Int?
     private var formatters: [String: DateFormatter] = [:]
+    private lazy var calendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar
+    }()
+    private lazy var currentYear = calendar.component(.year, from: Date())
 
     init(timeZone: TimeZone) {
         self.timeZone = timeZone
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        self.calendar = calendar
-        currentYear = calendar.component(.year, from: Date())
+        byHand = ZoneInfo(identifier: timeZone.identifier).map(ZoneTimeFormat.init(zone:))
+        currentYearByHand = byHand?.fields(Date())?.fields.year
     }
 
+    func string(_ date: Date, withDate: Bool) -> String {
+        if let text = byHand?.string(date, withDate: withDate, currentYear: currentYearByHand) { return text }
+        let sameYear = calendar.component(.year, from: date) == currentYear
+        return string(date, pattern: withDate ? (sameYear ? "EEE MMM d HH:mm zzz" : "EEE MMM d yyyy HH:mm zzz") : "HH:mm zzz")
+    }
+
+    /// Formats with Foundation.
     func string(_ date: Date, pattern: String) -> String {
         if let formatter = formatters[pattern] { return formatter.string(from: date) }
         let formatter = DateFormatter()
