@@ -107,6 +107,17 @@ import Testing
         #expect(!missing.stderr.contains("NOT_SET_ANYWHERE"))
     }
 
+    @Test func anUnroutedBrokenSourceFailsCheckButNotAReport() throws {
+        let dir = try folder(with: minimal(extra: "").replacingOccurrences(
+            of: #""sources": {"#, with: #""sources": {"spare": {"module": "Fixtures", "options": {"directory": 5}}, "#))
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let report = try CLI.run(["pass:white"], in: dir)
+        #expect(report.status == 0, "an instance no scheme routes to answers nothing: \(report.stderr)")
+        let check = try CLI.run(["check"], in: dir)
+        #expect(check.status == 2)
+        #expect(check.stderr.contains("sources.spare.options.directory: expected a string, found number"))
+    }
+
     @Test func lookupOrderAndRelativePaths() throws {
         // Relative "directory" resolves against the config's folder, not the working directory.
         let dir = try CLI.temporaryDirectory()

@@ -12,7 +12,7 @@ struct CheckCommand: ParsableCommand {
 
     func run() throws {
         let runtime: Runtime
-        do { runtime = try global.loadRuntime(logger: LogSetup.makeLogger(level: global.logLevel)) } catch { throw Failure.configuration(error) }
+        do { runtime = try global.loadRuntime(logger: LogSetup.makeLogger(level: global.logLevel), validatingUnrouted: true) } catch { throw Failure.configuration(error) }
         // The report list must at least route; the sources validate arguments only when asked.
         var problems: [String] = []
         for (index, text) in runtime.configuration.report.enumerated() {

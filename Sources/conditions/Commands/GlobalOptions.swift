@@ -17,9 +17,10 @@ struct GlobalOptions: ParsableArguments {
     var environment: [String: String] { ProcessEnvironment.current() }
 
     /// Reads, overlays and instantiates the configuration.
-    func loadRuntime(logger: Logger) throws(ConfigurationError) -> Runtime {
+    /// `validatingUnrouted`: also create (and so check the options of) instances no scheme routes to.
+    func loadRuntime(logger: Logger, validatingUnrouted: Bool = false) throws(ConfigurationError) -> Runtime {
         let configuration = try loadConfiguration()
-        let runtime = try Runtime(configuration, environment: environment, logger: logger)
+        let runtime = try Runtime(configuration, environment: environment, logger: logger, validatingUnrouted: validatingUnrouted)
         LogSetup.secrets.withLock { $0.formUnion(runtime.secrets) }
         return runtime
     }

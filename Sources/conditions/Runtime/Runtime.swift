@@ -26,9 +26,11 @@ struct Runtime: Sendable {
         }
     }
 
-    /// Creates every instance and the router, collecting every problem (bad options, missing
-    /// environment variables in routed sources, ambiguous patterns).
-    init(_ configuration: Configuration, environment: [String: String], logger: Logger) throws(ConfigurationError) {
+    /// Creates the routed instances and the router, collecting every problem (bad options,
+    /// missing environment variables in routed sources, ambiguous patterns). Unrouted instances
+    /// answer nothing, so a report does not pay for creating them; `conditions check` passes
+    /// `validatingUnrouted` to have their options checked too.
+    init(_ configuration: Configuration, environment: [String: String], logger: Logger, validatingUnrouted: Bool = false) throws(ConfigurationError) {
         var problems: [String] = []
         var secrets: Set<String> = []
         let routed = Set(configuration.routes.map(\.instance))
@@ -40,6 +42,7 @@ struct Runtime: Sendable {
             let path = "sources.\(entry.id).options"
             let outcome = interpolation.apply(.object(entry.options), path: path)
             secrets.formUnion(outcome.secrets)
+            guard validatingUnrouted || routed.contains(entry.id) else { continue }
             // A missing variable only matters where the instance is used: unrouted sources
             // (Aeris without keys, say) stay configurable without their secrets.
             if routed.contains(entry.id) {
