@@ -65,7 +65,8 @@ struct WatchCommand: AsyncParsableCommand {
         }
         guard !watched.isEmpty else { throw Failure.usage("nothing to watch: give URNs or a \"report\" list in the config") }
         let policy = try cache.policy(runtime: runtime, environment: global.environment)
-        Self.exitCleanlyOnInterrupt()
+        let interruptSources = Self.exitCleanlyOnInterrupt()
+        defer { withExtendedLifetime(interruptSources) {} }
 
         let renderer = TextRenderer(style: .forStandardOutput(environment: global.environment),
                                     timeZone: runtime.configuration.place.timeZone ?? .current,
@@ -110,16 +111,14 @@ struct WatchCommand: AsyncParsableCommand {
 
     /// Ctrl-C and SIGTERM end the watch with status 0; output already written is complete
     /// because every line is written whole.
-    static func exitCleanlyOnInterrupt() {
-        for signalNumber in [SIGINT, SIGTERM] {
+    /// The caller keeps the returned sources alive for as long as the watch runs.
+    static func exitCleanlyOnInterrupt() -> [any DispatchSourceSignal] {
+        [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler { Foundation.exit(0) }
             source.resume()
-            interruptSources.append(source)
+            return source
         }
     }
-
-    /// Signal sources must outlive the function that creates them.
-    nonisolated(unsafe) static var interruptSources: [any DispatchSourceSignal] = []
 }
