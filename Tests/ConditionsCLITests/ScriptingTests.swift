@@ -17,10 +17,16 @@ import Testing
     static let feedPath = "/api/GetMountainPassConditionsAsJson"
     static let environment = ["WSDOT_ACCESS_CODE": "code-5ecret-77"]
 
-    @Test func cacheHitsMakeNoRequestsAndFilesAreUserOnly() throws {
+    /// A started server answering the WSDOT feed with the winter fixture; the caller stops it.
+    static func winterFeedServer() throws -> LoopbackServer {
         let server = LoopbackServer()
-        server.route(Self.feedPath, .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
+        server.route(feedPath, .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
         try server.start()
+        return server
+    }
+
+    @Test func cacheHitsMakeNoRequestsAndFilesAreUserOnly() throws {
+        let server = try Self.winterFeedServer()
         defer { server.stop() }
         let (dir, cache) = try apiConfig(server)
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -52,9 +58,7 @@ import Testing
     }
 
     @Test func staleFallbackWhenTheUpstreamFails() throws {
-        let server = LoopbackServer()
-        server.route(Self.feedPath, .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
-        try server.start()
+        let server = try Self.winterFeedServer()
         defer { server.stop() }
         let (dir, cache) = try apiConfig(server, ttl: "1")
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -85,9 +89,7 @@ import Testing
     }
 
     @Test func offlineAnswersFromTheCacheOnly() throws {
-        let server = LoopbackServer()
-        server.route(Self.feedPath, .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
-        try server.start()
+        let server = try Self.winterFeedServer()
         defer { server.stop() }
         let (dir, cache) = try apiConfig(server)
         defer { try? FileManager.default.removeItem(at: dir) }

@@ -38,10 +38,7 @@ final class CoalescingHTTPClient: HTTPClient {
             tasks[key] = task
             return task
         }
-        return try await withTaskCancellationHandler {
-            try await task.value
-        } onCancel: {
-            // Only the shared fetch's own callers matter; an abandoned fetch finishes or fails on its own limits.
-        }
+        // Not cancelled with one caller: others may share it, and it ends on its own limits.
+        return try await task.value
     }
 }
