@@ -28,14 +28,15 @@ enum ChildProcess {
     static let helper = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         .deletingLastPathComponent().appendingPathComponent("conditions-bench-spawn").path
 
-    /// Runs `executable arguments` with exactly `environment`; stdout goes to `stdout` (a path).
+    /// Runs `executable arguments` with exactly `environment`; stdin comes from `stdin` and
+    /// stdout goes to `stdout` (paths).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                    stdout: String = "/dev/null", stderrPath: String) throws(SpawnError) -> ChildRun {
+                    stdin: String = "/dev/null", stdout: String = "/dev/null", stderrPath: String) throws(SpawnError) -> ChildRun {
         let report = stderrPath + ".spawn"
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, report, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
 
         let argv = ([helper, stdout, stderrPath, executable] + arguments).map { strdup($0) }

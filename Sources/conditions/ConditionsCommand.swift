@@ -21,7 +21,8 @@ struct ConditionsCommand: AsyncParsableCommand {
         --offline, --refresh, --no-cache, --quiet, -v): see 'conditions help report'.
 
         Exit codes: 0 every URN resolved; 1 at least one URN failed (the others are still \
-        printed); 2 usage or configuration error.
+        printed); 2 usage or configuration error; 3 output could not be written (disk full, \
+        stdout closed; a closed pipe ends the run by SIGPIPE unless SIGPIPE is ignored).
         """,
         version: Version.current,
         subcommands: [ReportCommand.self, WatchCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self],
@@ -33,6 +34,7 @@ struct ConditionsCommand: AsyncParsableCommand {
 @main
 enum Main {
     static func main() async {
+        StandardStreams.prepare()
         let command: any ParsableCommand
         do {
             command = try parseCommand(Array(CommandLine.arguments.dropFirst()))

@@ -43,9 +43,7 @@ struct ReportCommand: AsyncParsableCommand {
         let templateRenderer = try template.map { path throws(Failure) in try TemplateRenderer(file: URL(fileURLWithPath: path)) }
         let clock = try Clock(now, place: runtime.configuration.place)
 
-        let requested = ReportInput.urns(arguments: urns, configured: runtime.configuration.report) {
-            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        }
+        let requested = try ReportInput.urns(arguments: urns, configured: runtime.configuration.report)
         guard !requested.isEmpty else {
             throw Failure.usage(urns.isEmpty
                 ? "no URNs given and the config has no \"report\" list; try: conditions pass:snoqualmie moon:now"
@@ -58,17 +56,26 @@ struct ReportCommand: AsyncParsableCommand {
         if let progress {
             resolver.progress = { @Sendable done, total in progress.update(done, total) }
         }
-        let records = await resolver.resolve(requested)
-        progress?.finish()
 
+        var failed = false
         if let templateRenderer {
+            // A template may refer to any result from anywhere, so it sees them all at once.
+            let records = await resolver.resolve(requested)
+            progress?.finish()
+            failed = records.contains(where: \.failed)
             write(templateRenderer.render(records, generatedAt: clock.now, place: runtime.configuration.place), to: .standardOutput)
         } else {
-            let printer = ReportPrinter(format: format, style: .forStandardOutput(environment: global.environment),
+            var printer = ReportPrinter(format: format, style: .forStandardOutput(environment: global.environment),
                                         place: runtime.configuration.place)
-            printer.print(records)
+            await resolver.resolve(requested) { record in
+                progress?.clear()
+                failed = failed || record.failed
+                printer.print(record)
+            }
+            progress?.finish()
+            printer.finish()
         }
-        if records.contains(where: \.failed) { throw ExitCode(1) }
+        if failed { throw ExitCode(1) }
     }
 }
 

@@ -4,7 +4,17 @@ import Foundation
 enum ReportInput {
     /// Expands `-` into the URNs read from stdin: one per line, blank lines and `#` comments
     /// ignored, surrounding whitespace trimmed.
-    static func urns(arguments: [String], configured: [String], readStandardInput: () -> String) -> [String] {
+    /// A closed stdin reads as empty; one that cannot be read is a usage error.
+    static func urns(arguments: [String], configured: [String]) throws(Failure) -> [String] {
+        try urns(arguments: arguments, configured: configured) { () throws(Failure) -> String in
+            switch StandardStreams.readInput() {
+            case .success(let text): return text
+            case .failure(let error): throw Failure.usage(error.description)
+            }
+        }
+    }
+
+    static func urns(arguments: [String], configured: [String], readStandardInput: () throws(Failure) -> String) throws(Failure) -> [String] {
         guard !arguments.isEmpty else { return configured }
         var result: [String] = []
         var stdinRead = false
@@ -12,7 +22,7 @@ enum ReportInput {
             guard argument == "-" else { result.append(argument); continue }
             guard !stdinRead else { continue }
             stdinRead = true
-            result += parseList(readStandardInput())
+            result += parseList(try readStandardInput())
         }
         return result
     }

@@ -60,9 +60,7 @@ struct WatchCommand: AsyncParsableCommand {
         do { runtime = try global.loadRuntime(logger: logger) } catch { throw Failure.configuration(error) }
         let hook = try exec.isEmpty ? nil : ChangeHook(arguments: exec)
         let interval = DurationText.seconds(every) ?? 300
-        let watched = ReportInput.urns(arguments: urns, configured: runtime.configuration.report) {
-            String(decoding: FileHandle.standardInput.readDataToEndOfFile(), as: UTF8.self)
-        }
+        let watched = try ReportInput.urns(arguments: urns, configured: runtime.configuration.report)
         guard !watched.isEmpty else { throw Failure.usage("nothing to watch: give URNs or a \"report\" list in the config") }
         let policy = try cache.policy(runtime: runtime, environment: global.environment)
         let interruptSources = Self.exitCleanlyOnInterrupt()
@@ -105,7 +103,7 @@ struct WatchCommand: AsyncParsableCommand {
                 }
             }
             if let count, poll >= count { return }
-            try await Task.sleep(for: .seconds(interval))
+            try await StandardStreams.sleepWatchingOutput(seconds: interval)
         }
     }
 

@@ -7,6 +7,8 @@ final class Progress: Sendable {
     /// Reports shorter than this finish before progress would be worth showing.
     static let minimumCount = 5
     private let lastShown = Mutex<Int>(-1)
+    /// Results printing to the same terminal as they arrive must not land mid-line.
+    private let sharesTerminalWithOutput = isatty(STDOUT_FILENO) == 1
 
     static func onTerminal(enabled: Bool, total: Int) -> Progress? {
         guard enabled, total >= minimumCount, isatty(STDERR_FILENO) == 1 else { return nil }
@@ -19,10 +21,15 @@ final class Progress: Sendable {
             last = done
             return true
         }
-        if shouldShow { FileHandle.standardError.write(Data("\r\u{1B}[2Kresolving \(done)/\(total)".utf8)) }
+        if shouldShow { write("\r\u{1B}[2Kresolving \(done)/\(total)", to: .standardError) }
+    }
+
+    /// Erases the line before a result prints on the same terminal; the next update redraws it.
+    func clear() {
+        if sharesTerminalWithOutput { write("\r\u{1B}[2K", to: .standardError) }
     }
 
     func finish() {
-        FileHandle.standardError.write(Data("\r\u{1B}[2K".utf8))
+        write("\r\u{1B}[2K", to: .standardError)
     }
 }

@@ -1,46 +1,64 @@
 import ConditionsKit
 import Foundation
 
-/// Prints records in the chosen format: results to stdout; in text mode failures go to stderr,
-/// one line each, while JSON formats keep them in the stream as error objects.
+/// Prints records in the chosen format as they arrive (in the order asked), so a long report's
+/// memory is bounded by what is in flight, not by its length. Results go to stdout; in text
+/// mode failures go to stderr, one line each, while the other formats keep them in the stream
+/// as error objects or rows.
 struct ReportPrinter {
     let format: OutputFormat
     let style: Style
     let place: Place
+    private let renderer: TextRenderer
+    private var printed = 0
+    private var csv = CSVWriter.Stream()
 
-    func print(_ records: [ResultRecord]) {
+    init(format: OutputFormat, style: Style, place: Place) {
+        self.format = format
+        self.style = style
+        self.place = place
+        renderer = TextRenderer(style: style, timeZone: place.timeZone ?? .current, placeName: place.name)
+    }
+
+    /// Prints one record; call in the order the records were asked for.
+    mutating func print(_ record: ResultRecord) {
+        defer { printed += 1 }
         switch format {
         case .json:
-            write(JSONValue.array(records.map(\.json)).serialized(pretty: true) + "\n", to: .standardOutput)
+            // The same bytes as the whole array pretty-printed: elements indented one level.
+            let element = record.json.serialized(pretty: true).replacingOccurrences(of: "\n", with: "\n  ")
+            write((printed == 0 ? "[\n  " : ",\n  ") + element, to: .standardOutput)
         case .ndjson:
-            write(records.map { $0.json.serialized() + "\n" }.joined(), to: .standardOutput)
+            write(record.json.serialized() + "\n", to: .standardOutput)
         case .csv:
-            write(CSVWriter.render(records), to: .standardOutput)
+            write(csv.add(record), to: .standardOutput)
         case .text:
-            let renderer = TextRenderer(style: style, timeZone: place.timeZone ?? .current, placeName: place.name)
-            var out = ""
-            for record in records {
-                switch record.outcome {
-                case .success(_, _, let fetchedAt, let data, let staleAge):
-                    var lines = renderer.render(urn: record.urn, data: TerminalText.sanitized(data))
-                    if let staleAge {
-                        lines.append("  " + style.yellow("⚠ stale: upstream failed; showing the result fetched \(renderer.localTime(fetchedAt, withDate: true)) (\(TextRenderer.age(staleAge)) ago)"))
-                    }
-                    out += lines.joined(separator: "\n") + "\n"
-                case .failure(let kind, let message, _):
-                    // Flush what came before so stdout and stderr interleave in the order asked.
-                    write(out, to: .standardOutput)
-                    out = ""
-                    let line = TerminalText.sanitized("conditions: \(record.urn): \(kind): \(message)", oneLine: true)
-                    write(line + "\n", to: .standardError)
+            switch record.outcome {
+            case .success(_, _, let fetchedAt, let data, let staleAge):
+                var lines = renderer.render(urn: record.urn, data: TerminalText.sanitized(data))
+                if let staleAge {
+                    lines.append("  " + style.yellow("⚠ stale: upstream failed; showing the result fetched \(renderer.localTime(fetchedAt, withDate: true)) (\(TextRenderer.age(staleAge)) ago)"))
                 }
+                write(lines.joined(separator: "\n") + "\n", to: .standardOutput)
+            case .failure(let kind, let message, _):
+                let line = TerminalText.sanitized("conditions: \(record.urn): \(kind): \(message)", oneLine: true)
+                write(line + "\n", to: .standardError)
             }
-            write(out, to: .standardOutput)
         }
     }
-}
 
-func write(_ text: String, to handle: FileHandle) {
-    guard !text.isEmpty else { return }
-    handle.write(Data(text.utf8))
+    /// Prints what closes the output (the JSON array's bracket, CSV rows still held back).
+    mutating func finish() {
+        switch format {
+        case .json: write(printed == 0 ? "[]\n" : "\n]\n", to: .standardOutput)
+        case .csv: write(csv.finish(), to: .standardOutput)
+        default: break
+        }
+    }
+
+    /// Prints every record, then the closing part.
+    mutating func print(_ records: [ResultRecord]) {
+        for record in records { print(record) }
+        finish()
+    }
 }

@@ -35,6 +35,6 @@ struct RedactingLogHandler: LogHandler {
         let source = merged["source"].map { "[\($0)] " } ?? ""
         let extra = merged.filter { $0.key != "source" }.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         let line = "\(event.level.rawValue.uppercased()) \(source)\(event.message)\(extra.isEmpty ? "" : " " + extra)"
-        FileHandle.standardError.write(Data((TerminalText.sanitized(LogSetup.redact(line), oneLine: true) + "\n").utf8))
+        write(TerminalText.sanitized(LogSetup.redact(line), oneLine: true) + "\n", to: .standardError)
     }
 }

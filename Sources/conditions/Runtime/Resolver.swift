@@ -28,39 +28,65 @@ struct Resolver: Sendable {
 
     /// Resolves `urns`; a URN asked twice is resolved once and printed twice.
     func resolve(_ urns: [String]) async -> [ResultRecord] {
-        var unique: [String] = []
-        var position: [String: Int] = [:]
-        for urn in urns where position[urn] == nil {
-            position[urn] = unique.count
-            unique.append(urn)
-        }
-        let records = await resolveUnique(unique)
-        return urns.map { records[position[$0] ?? 0] }
+        var records: [ResultRecord] = []
+        records.reserveCapacity(urns.count)
+        await resolve(urns) { records.append($0) }
+        return records
     }
 
-    private func resolveUnique(_ urns: [String]) async -> [ResultRecord] {
+    /// Resolves `urns`, handing each record to `emit` in the order asked as soon as it and
+    /// every earlier one are done. At most `maximumConcurrency` URNs are in flight and none is
+    /// started more than `window` positions past the first one not yet emitted, so memory stays
+    /// bounded however long the list: 100,000 URNs cost what a few hundred do. A URN asked
+    /// twice is resolved once; its record is kept only until its last position is emitted.
+    func resolve(_ urns: [String], emit: (ResultRecord) -> Void) async {
+        // For each position, the index of its URN among the distinct URNs (in first-seen order).
+        var distinct: [String] = []
+        var distinctIndex: [String: Int] = [:]
+        var positions: [Int] = []
+        positions.reserveCapacity(urns.count)
+        for urn in urns {
+            if let index = distinctIndex[urn] {
+                positions.append(index)
+            } else {
+                distinctIndex[urn] = distinct.count
+                positions.append(distinct.count)
+                distinct.append(urn)
+            }
+        }
+        distinctIndex = [:]
+        var firstPosition = [Int](repeating: 0, count: distinct.count)
+        var lastPosition = [Int](repeating: 0, count: distinct.count)
+        for (position, index) in positions.enumerated().reversed() { firstPosition[index] = position }
+        for (position, index) in positions.enumerated() { lastPosition[index] = position }
+
+        let window = maximumConcurrency * 4
         await withTaskGroup(of: (Int, ResultRecord).self) { group in
-            var results = [ResultRecord?](repeating: nil, count: urns.count)
-            var next = 0, done = 0
-            func startNext() {
-                guard next < urns.count else { return }
-                let index = next
-                let urn = urns[index]
-                group.addTask {
-                    // Await before building the tuple (see WSDOTPassSource.fetchPages: swiftlang/swift#91911).
-                    let record = await resolve(urn)
-                    return (index, record)
+            var ready: [Int: ResultRecord] = [:]
+            var next = 0, inFlight = 0, done = 0, emitted = 0
+            while emitted < urns.count {
+                while next < distinct.count, inFlight < maximumConcurrency, firstPosition[next] < emitted + window {
+                    let index = next
+                    let urn = distinct[index]
+                    group.addTask {
+                        // Await before building the tuple (see WSDOTPassSource.fetchPages: swiftlang/swift#91911).
+                        let record = await resolve(urn)
+                        return (index, record)
+                    }
+                    next += 1
+                    inFlight += 1
                 }
-                next += 1
-            }
-            for _ in 0..<min(maximumConcurrency, urns.count) { startNext() }
-            while let (index, record) = await group.next() {
-                results[index] = record
+                guard let (index, record) = await group.next() else { break }
+                inFlight -= 1
                 done += 1
-                progress?(done, urns.count)
-                startNext()
+                progress?(done, distinct.count)
+                ready[index] = record
+                while emitted < urns.count, let record = ready[positions[emitted]] {
+                    emit(record)
+                    if lastPosition[positions[emitted]] == emitted { ready[positions[emitted]] = nil }
+                    emitted += 1
+                }
             }
-            return results.enumerated().map { $1 ?? ResultRecord(urn: urns[$0], outcome: .failure(kind: "internal", message: "not resolved", suggestions: [])) }
         }
     }
 
