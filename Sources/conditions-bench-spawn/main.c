@@ -1,7 +1,7 @@
 // conditions-bench-spawn: runs one command and reports its exit status, peak RSS and wall time.
 //
 // Usage: conditions-bench-spawn STDOUT-PATH STDERR-PATH PROGRAM [ARG...]
-// Prints "status maxrss-KiB wall-ns" on its own stdout.
+// Prints "status maxrss-KiB wall-ns" on its own stdout; the command reads this program's stdin.
 //
 // Why a separate C program: Linux records a process's peak RSS across exec, starting from the
 // memory it was spawned with. A child forked or vforked by the benchmark itself (a Swift
@@ -37,11 +37,10 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (pid == 0) {
-        int in = open("/dev/null", O_RDONLY);
+        // stdin is inherited: the benchmark gives this helper the child's input.
         int out = open(argv[1], O_WRONLY | O_CREAT | O_TRUNC, 0600);
         int err = open(argv[2], O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (in < 0 || out < 0 || err < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
-        close(in);
+        if (out < 0 || err < 0 || dup2(out, 1) < 0 || dup2(err, 2) < 0) _exit(126);
         close(out);
         close(err);
         execve(argv[3], argv + 3, environ);
