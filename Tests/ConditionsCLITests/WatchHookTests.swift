@@ -268,6 +268,15 @@ import Testing
         #expect(lines.allSatisfy { $0.contains("--exec sh: exited with status 3 for pass:flip") }, "\(watch.stderr)")
     }
 
+    @Test func execTimeoutIsValidatedAndDocumented() async throws {
+        let bad = try await CLI.runOnOwnThread(["watch", "--exec-timeout", "soon", "--exec", "true", "moon:now"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--exec-timeout: \"soon\""), "\(bad.stderr)")
+        let help = try await CLI.runOnOwnThread(["watch", "--help"])
+        #expect(help.stdout.contains("--exec-timeout <duration>"))
+        #expect(help.stdout.contains("SIGTERM to its group, then SIGKILL"))
+    }
+
     // MARK: The README
 
     /// README: `conditions watch pass:stevens --every 5m --exec notify-send --exec "Stevens Pass changed"`,

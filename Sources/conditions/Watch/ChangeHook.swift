@@ -185,11 +185,13 @@ struct ChangeHook: Sendable {
         return fd
     }
 
+    /// `30`, `1.5`: durations as the log lines print them.
     private static func seconds(_ duration: Duration) -> String {
         let value = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 
+    /// `SIGSEGV` rather than a number: signal numbers differ between platforms.
     static func signalName(_ signal: Int32) -> String {
         let names: [Int32: String] = [
             SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
