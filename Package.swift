@@ -18,6 +18,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // Allocation counts for `conditions-bench` (the counter behind ordo-one/package-benchmark's malloc metrics).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
+        // `watch --exec` hooks: spawn with a clean signal state, own process group, async wait.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
+        // FileDescriptor for Subprocess's descriptor I/O (Apple platforms use the SDK's System).
+        .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
     ],
     targets: [
         // MARK: Contract
@@ -53,6 +57,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
 

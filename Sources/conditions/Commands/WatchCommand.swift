@@ -14,9 +14,13 @@ struct WatchCommand: AsyncParsableCommand {
         to closed, a new moon phase). With --format ndjson prints events: \
         {"event": "initial"|"change", "urn", "at", "before", "after"}.
 
-        --exec runs a program on each change (argv only, no shell) with the event as JSON on \
-        stdin and CONDITIONS_URN, CONDITIONS_STATUS, CONDITIONS_PREVIOUS_STATUS set. Repeat \
-        --exec for arguments, or give one JSON array.
+        --exec runs a program on each change (argv only, no shell; repeat --exec for its \
+        arguments, or give one JSON array). Its stdin is a regular file holding the event as \
+        JSON, which it may ignore; CONDITIONS_URN, CONDITIONS_STATUS and \
+        CONDITIONS_PREVIOUS_STATUS are set. It runs in its own process group, with its stdout \
+        and stderr going to watch's stderr. One running longer than --exec-timeout (default \
+        30s) gets SIGTERM to its group, then SIGKILL 2 s later. Each failure (non-zero status, \
+        killed by a signal, program not found, timeout) is one log line; watching goes on.
 
         Examples:
           conditions watch pass:snoqualmie pass:stevens --every 5m
@@ -24,7 +28,7 @@ struct WatchCommand: AsyncParsableCommand {
           conditions watch pass:stevens --every 5m --exec notify-send --exec "Stevens Pass"
           conditions watch moon:now --every 1h --exec '["/usr/local/bin/post-to-chat", "--channel", "moon"]'
 
-        Ctrl-C stops watching and exits 0.
+        Ctrl-C (or SIGTERM) stops watching, sends SIGTERM to running hooks' groups, and exits 0.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -39,6 +43,9 @@ struct WatchCommand: AsyncParsableCommand {
     @Option(name: .long, parsing: .singleValue, help: ArgumentHelp("Program to run on each change; repeat for its arguments, or give a JSON argv array.", valueName: "program"))
     var exec: [String] = []
 
+    @Option(name: .long, help: ArgumentHelp("Kill an --exec hook running longer than this: 30s, 2m.", valueName: "duration"))
+    var execTimeout: String = "30s"
+
     @Option(name: .long, help: ArgumentHelp("Stop after this many polls (default: until interrupted).", valueName: "n"))
     var count: Int?
 
@@ -51,6 +58,9 @@ struct WatchCommand: AsyncParsableCommand {
         }
         guard seconds <= 7 * 86400 else { throw ValidationError("--every: at most 7d") }
         if let count, count < 1 { throw ValidationError("--count must be at least 1") }
+        guard let timeout = DurationText.seconds(execTimeout), timeout > 0, timeout <= 86400 else {
+            throw ValidationError("--exec-timeout: \"\(execTimeout)\" is not a duration between 0 and 1d (e.g. 10s, 2m)")
+        }
         guard [.text, .ndjson].contains(format) else { throw ValidationError("--format: watch prints text or ndjson") }
     }
 
@@ -58,7 +68,7 @@ struct WatchCommand: AsyncParsableCommand {
         let logger = LogSetup.makeLogger(level: global.logLevel)
         let runtime: Runtime
         do { runtime = try global.loadRuntime(logger: logger) } catch { throw Failure.configuration(error) }
-        let hook = try exec.isEmpty ? nil : ChangeHook(arguments: exec)
+        let hook = try exec.isEmpty ? nil : ChangeHook(arguments: exec, timeout: .seconds(DurationText.seconds(execTimeout) ?? 30))
         let interval = DurationText.seconds(every) ?? 300
         let watched = try ReportInput.urns(arguments: urns, configured: runtime.configuration.report)
         guard !watched.isEmpty else { throw Failure.usage("nothing to watch: give URNs or a \"report\" list in the config") }
@@ -99,7 +109,7 @@ struct WatchCommand: AsyncParsableCommand {
                     write("\(when)  \(record.urn)  \(change)\n", to: .standardOutput)
                 }
                 if let hook, before != nil {
-                    hook.run(event: event, urn: record.urn, status: state.status, previous: before?.status, logger: logger)
+                    await hook.run(event: event, urn: record.urn, status: state.status, previous: before?.status, logger: logger)
                 }
             }
             if let count, poll >= count { return }
@@ -108,13 +118,18 @@ struct WatchCommand: AsyncParsableCommand {
     }
 
     /// Ctrl-C and SIGTERM end the watch with status 0; output already written is complete
-    /// because every line is written whole.
+    /// because every line is written whole. Running hooks sit in process groups of their own,
+    /// out of reach of the terminal's Ctrl-C and of a supervisor signalling watch alone, so
+    /// their groups get SIGTERM first.
     /// The caller keeps the returned sources alive for as long as the watch runs.
     static func exitCleanlyOnInterrupt() -> [any DispatchSourceSignal] {
         [SIGINT, SIGTERM].map { signalNumber in
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler { Foundation.exit(0) }
+            source.setEventHandler {
+                RunningHooks.terminateAll()
+                Foundation.exit(0)
+            }
             source.resume()
             return source
         }
