@@ -27,7 +27,8 @@ enum Streaming {
                 let run = try ChildProcess.run(bench.binary, ["--config", config, "--quiet", "--format", format, "-"],
                                                environment: bench.workspace.environment, stdin: input, stdout: output,
                                                stderrPath: bench.workspace.file("stderr.txt"))
-                let lines = try String(contentsOfFile: output, encoding: .utf8).split(separator: "\n").count
+                // Bytes, not Characters: CSV's "\r\n" is one Character.
+                let lines = try Data(contentsOf: URL(fileURLWithPath: output)).reduce(0) { $0 + ($1 == 10 ? 1 : 0) }
                 guard run.status == 0, lines == expectedLines else {
                     throw Bench.Failed(description: "\(format): exit \(run.status), \(lines) of \(expectedLines) lines", detail: run.stderr)
                 }
