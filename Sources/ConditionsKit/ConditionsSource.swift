@@ -47,6 +47,24 @@ public protocol ConditionsSource: Sendable {
     /// `conditions routes`; empty by default.
     var examples: [String] { get }
 
+    /// The names of this module's options whose values are secrets: credentials, access
+    /// codes, tokens. Empty by default.
+    ///
+    /// The host masks their values as `REDACTED` in every output line, error and log
+    /// message, whether the config writes them literally or as `${ENV}` references, and
+    /// never writes them to the cache (cache keys are hashes). For a string option the value
+    /// is the secret; for an object option (a set of environment variables, say) each string
+    /// member whose name looks secret (`…KEY`, `…TOKEN`, `…SECRET`, `…PASSWORD`; see
+    /// `Redaction.isSensitive`) is, so ordinary members such as `LANG` stay readable.
+    ///
+    /// ```swift
+    /// public struct TidesSource: ConditionsSource {
+    ///     public static let secretOptions: Set<String> = ["apiKey"]
+    ///     …
+    /// }
+    /// ```
+    static var secretOptions: Set<String> { get }
+
     /// Answers a URN the router matched to one of `routes`. Throw `ConditionsError`
     /// (`.invalidArguments`, `.notFound` with suggestions, `.upstream`, `.badResponse`) or
     /// `HTTPError`; any error fails this URN only.
@@ -56,6 +74,8 @@ public protocol ConditionsSource: Sendable {
 extension ConditionsSource {
     public var examples: [String] { [] }
     public static var defaultTTL: Double { 0 }
+    /// No secret options.
+    public static var secretOptions: Set<String> { [] }
 }
 
 /// What a module's initializer receives: its instance id, its options and the config's context.

@@ -7,14 +7,34 @@ import Foundation
 /// Swift `Regex` literal is re-parsed and compiled each time it is evaluated, which made
 /// parsing cost ~0.5 ms a call (over half of a 1,000-URN report).
 public enum Timestamp {
-    /// `date` as ISO 8601 in UTC with second precision, e.g. `2026-11-21T14:05:00Z`.
+    /// The instants every date in this program is supported for: years 1000 to 9999, UTC.
+    ///
+    /// Four-digit years are what ISO 8601 writes without an agreed expansion, and what every
+    /// reader of the output expects; before 1000 the astronomy's ΔT extrapolation is off by
+    /// minutes and no source has data. The host rejects a `--now` outside this range.
+    public static let supportedRange: ClosedRange<Date> =
+        Date(timeIntervalSince1970: -30_610_224_000)...Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// `supportedRange` as text, for messages and help.
+    public static let supportedRangeText = "1000-01-01T00:00:00Z to 9999-12-31T23:59:59Z"
+
+    /// `date` as ISO 8601 in UTC with second precision, e.g. `2026-11-21T14:05:00Z`, in the
+    /// proleptic Gregorian calendar (the one `parse` reads). Years are four digits; a year
+    /// outside 0…9999 (outside `supportedRange`, so never in normal output) gets ISO 8601's
+    /// expanded form with a sign (`-0001`, `+10000`) rather than a misleading four digits.
     public static func string(from date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
         let (days, seconds) = floorDivision(total, 86_400)
         let (year, month, day) = civil(fromDays: days)
         var text = ""
         text.reserveCapacity(20)
-        append(year, width: 4, to: &text)
+        if year < 0 {
+            text += "-"
+            append(-year, width: 4, to: &text)
+        } else {
+            if year > 9999 { text += "+" }
+            append(year, width: 4, to: &text)
+        }
         text += "-"
         append(month, width: 2, to: &text)
         text += "-"
@@ -84,14 +104,23 @@ public enum Timestamp {
         }
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 60 else { return nil }
 
-        // UTC and fixed offsets are arithmetic in the proleptic Gregorian calendar, which
-        // Foundation's Gregorian calendar matches from its 1582 cut-over on.
-        let zoneOffset = offset ?? (timeZone == .gmt ? 0 : nil)
-        if let zoneOffset, year > 1582 {
-            guard day <= daysIn(month: month, year: year) else { return nil }  // rejects 2026-02-30
-            let seconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second - zoneOffset
+        // UTC and fixed offsets are arithmetic in the proleptic Gregorian calendar, the one
+        // `string(from:)` writes. Foundation's Gregorian calendar switches to Julian before its
+        // 1582 cut-over, so it is never used for those years: 1200-03-01 must print back as
+        // 1200-03-01, not 1200-03-08.
+        guard day <= daysIn(month: month, year: year) else { return nil }  // rejects 2026-02-30
+        let civilSeconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+        func date(offset: Int) -> Date {
             // The same steps as the calendar path (whole seconds, then the fraction), so both round alike.
-            return Date(timeIntervalSinceReferenceDate: Double(seconds - 978_307_200)).addingTimeInterval(fraction)
+            Date(timeIntervalSinceReferenceDate: Double(civilSeconds - offset - 978_307_200)).addingTimeInterval(fraction)
+        }
+        let zoneOffset = offset ?? (timeZone == .gmt ? 0 : nil)
+        if let zoneOffset { return date(offset: zoneOffset) }
+        if year <= 1582 {
+            // Local mean time then, without daylight saving: the zone's offset at the instant
+            // read as UTC, refined once in case that guess crossed an offset change.
+            let guess = timeZone.secondsFromGMT(for: date(offset: 0))
+            return date(offset: timeZone.secondsFromGMT(for: date(offset: guess)))
         }
         var components = DateComponents()
         components.year = year

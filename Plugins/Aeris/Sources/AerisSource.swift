@@ -21,6 +21,9 @@ public struct AerisSource: ConditionsSource {
     public static let summary = "The moon and its coming phases from the Aeris Weather API (needs a client ID and secret)"
     /// The moon changes slowly and Aeris keys have quotas: three hours.
     public static let defaultTTL: Double = 3 * 3600
+    /// Both credentials: the id is not secret by itself, but with the secret it is the
+    /// account, and it names the customer in every request URL.
+    public static let secretOptions: Set<String> = ["clientId", "clientSecret"]
 
     /// `moon:now`, `moon:{date}` and `phases:{count}`.
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}"]

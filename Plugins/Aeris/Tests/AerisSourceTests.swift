@@ -6,6 +6,10 @@ import Testing
 
 @Suite("Aeris source: routes, requests, results")
 struct AerisSourceTests {
+    @Test func bothCredentialsAreDeclaredSecret() {
+        #expect(AerisSource.secretOptions == ["clientId", "clientSecret"])
+    }
+
     static let base = "https://api.aerisapi.com"
     static let credentials = "client_id=aeris-ID-4711&client_secret=s3cr3t-VALUE"
     static let seattleJSON = #"{"name":"Seattle","latitude":47.6097,"longitude":-122.3331,"timeZone":"America/Los_Angeles"}"#

@@ -18,6 +18,10 @@ import Foundation
 public struct ExecSource: ConditionsSource {
     public static let moduleName = "Exec"
     public static let summary = "Runs a program of your own (any language) per URN: JSON request on stdin, JSON response on stdout"
+    /// The program's extra environment: it is where an API key for the program goes. Its
+    /// members with secret-looking names (`FERRY_API_KEY`, `TOKEN`) are masked; others
+    /// (`LANG`, `DEBUG`) are not, since masking short ordinary values would garble output.
+    public static let secretOptions: Set<String> = ["environment"]
 
     public let routes: [RoutePattern]
     public let examples: [String]

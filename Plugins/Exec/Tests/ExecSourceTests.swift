@@ -84,6 +84,10 @@ import Testing
 
     // MARK: Success
 
+    @Test func theEnvironmentOptionIsDeclaredSecret() {
+        #expect(ExecSource.secretOptions == ["environment"])
+    }
+
     @Test func sendsTheRequestOnStdinAndReturnsTheData() async throws {
         let exec = try source(running: #"printf '{"data": '; cat; printf '}'"#, ["options": ["count": 3, "units": "metric"]])
         let result = try await resolve(exec)

@@ -13,6 +13,8 @@ public struct WSDOTPassSource: ConditionsSource {
     public static let summary = "Washington mountain pass conditions from WSDOT (pages or Traveler Information API)"
     /// Pass reports change within minutes in a storm; five minutes keeps cron jobs polite.
     public static let defaultTTL: Double = 300
+    /// The API access code.
+    public static let secretOptions: Set<String> = ["accessCode"]
 
     /// `pass:{name}` and `pass:all`.
     public let routes: [RoutePattern] = ["pass:{name}", "pass:all"]

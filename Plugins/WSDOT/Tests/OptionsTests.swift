@@ -5,6 +5,11 @@ import Testing
 
 @Suite("Options")
 struct OptionsTests {
+    @Test("the access code is declared secret, so the host masks it even when written literally")
+    func accessCodeIsASecretOption() {
+        #expect(WSDOTPassSource.secretOptions == ["accessCode"])
+    }
+
     @Test("defaults: every pass served; examples are the two busiest passes")
     func defaults() throws {
         let source = try makeSource()

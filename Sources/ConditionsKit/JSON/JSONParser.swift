@@ -12,22 +12,38 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "line \(line), column \(column): \(reason)" }
 }
 
+/// What the parser does when an object names the same member twice. RFC 8259 leaves it to
+/// the reader ("names within an object SHOULD be unique").
+public enum JSONDuplicateKeys: Sendable, Equatable {
+    /// The member keeps its first position and takes the last value, as most readers do; right
+    /// for upstream data, which a client cannot correct.
+    case keepLast
+    /// The document is rejected at the repeated name, with its line and column; right for
+    /// files people write, where the repetition is a mistake (`sources.json` naming one
+    /// source twice would otherwise silently lose the first).
+    case reject
+}
+
 extension JSONValue {
     /// The deepest nesting accepted; deeper documents are rejected instead of exhausting the stack.
     public static let maximumDepth = 256
 
     /// Parses a complete JSON text (RFC 8259). Errors carry the line and column.
-    public static func parse(_ data: Data) throws(JSONParseError) -> JSONValue {
+    ///
+    /// ```swift
+    /// let config = try JSONValue.parse(data, duplicateKeys: .reject)  // {"a": 1, "a": 2} fails at 1:10
+    /// ```
+    public static func parse(_ data: Data, duplicateKeys: JSONDuplicateKeys = .keepLast) throws(JSONParseError) -> JSONValue {
         let result = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Result<JSONValue, JSONParseError> in
-            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self))
+            var parser = JSONParser(bytes: raw.bindMemory(to: UInt8.self), duplicateKeys: duplicateKeys)
             return Result { () throws(JSONParseError) in try parser.parseDocument() }
         }
         return try result.get()
     }
 
     /// Parses a complete JSON text held in a string.
-    public static func parse(_ text: String) throws(JSONParseError) -> JSONValue {
-        try parse(Data(text.utf8))
+    public static func parse(_ text: String, duplicateKeys: JSONDuplicateKeys = .keepLast) throws(JSONParseError) -> JSONValue {
+        try parse(Data(text.utf8), duplicateKeys: duplicateKeys)
     }
 }
 
@@ -35,10 +51,14 @@ extension JSONValue {
 /// object key order survives, and hostile nesting is bounded.
 struct JSONParser {
     let bytes: UnsafeBufferPointer<UInt8>
+    let duplicateKeys: JSONDuplicateKeys
     var index = 0
     var depth = 0
 
-    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+    init(bytes: UnsafeBufferPointer<UInt8>, duplicateKeys: JSONDuplicateKeys = .keepLast) {
+        self.bytes = bytes
+        self.duplicateKeys = duplicateKeys
+    }
 
     mutating func parseDocument() throws(JSONParseError) -> JSONValue {
         // A UTF-8 byte order mark is tolerated at the start.
@@ -108,6 +128,9 @@ struct JSONParser {
         defer { depth -= 1 }
         index += 1
         var object = JSONObject()
+        // Where each name was first seen, kept only when repeats are errors, so the message can
+        // point at both places.
+        var seen: [String: Int] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { index += 1; return .object(object) }
         while true {
@@ -115,7 +138,15 @@ struct JSONParser {
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
                 throw error("unexpected \(describeCurrent()), expected a member name in double quotes")
             }
+            let keyStart = index
             let key = try parseString()
+            if duplicateKeys == .reject {
+                if let first = seen[key] {
+                    let firstError = error("", at: first)
+                    throw error("duplicate member name \"\(key)\" (first at line \(firstError.line), column \(firstError.column))", at: keyStart)
+                }
+                seen[key] = keyStart
+            }
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
                 throw error("unexpected \(describeCurrent()), expected ':' after member name \"\(key)\"")

@@ -27,7 +27,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(name: .long, help: ArgumentHelp("Render the results through this Mustache template instead of --format.", valueName: "file"))
     var template: String?
 
-    @Option(name: .long, help: ArgumentHelp("Pin the clock for every source to this ISO 8601 instant, for reproducible reports.", valueName: "iso8601"))
+    @Option(name: .long, help: ArgumentHelp("Pin the clock for every source to this ISO 8601 instant, for reproducible reports (\(Timestamp.supportedRangeText)).", valueName: "iso8601"))
     var now: String?
 
     @Flag(name: .shortAndLong, help: "No progress display on stderr.")
@@ -88,6 +88,11 @@ struct Clock {
         guard let text else { now = Date(); pinned = false; return }
         guard let parsed = Timestamp.parse(text, timeZone: place.timeZone ?? .gmt) else {
             throw Failure.usage("--now: \"\(text)\" is not an ISO 8601 date or date-time (e.g. 2026-11-21T14:00:00Z)")
+        }
+        // Outside it dates would print with other than four-digit years and no source has
+        // data; saying so here beats every URN failing on its own.
+        guard Timestamp.supportedRange.contains(parsed) else {
+            throw Failure.usage("--now: \"\(text)\" is outside the supported range, \(Timestamp.supportedRangeText)")
         }
         now = parsed
         pinned = true

@@ -12,6 +12,9 @@ struct SourcesCommand: ParsableCommand {
     func run() throws {
         let configuration: Configuration
         do { configuration = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
+        // No instance is created here, but anything printed or logged is still masked.
+        let secrets = Runtime.secrets(in: configuration, environment: global.environment)
+        LogSetup.secrets.withLock { $0.formUnion(secrets) }
         var out = "Instances (\(configuration.file.path)\(configuration.profile.map { ", profile \($0)" } ?? "")):\n"
         let instanceRows = configuration.instances.map { instance -> [String] in
             let schemes = configuration.routes.filter { $0.instance == instance.id }.map(\.scheme)

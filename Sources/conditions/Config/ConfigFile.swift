@@ -55,26 +55,46 @@ struct ConfigFile {
                 _ = try FileManager.default.attributesOfItem(atPath: url.path)
                 throw ConfigurationError("\(name): cannot read: \(String(cString: strerror(code)))")
             }
+            // Before opening: opening a FIFO blocks until a writer appears, and a device such
+            // as /dev/zero never ends; neither is a config, and "permission denied" (what
+            // reading one reported before) sent people after the wrong problem.
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw ConfigurationError("\(name): not a regular file (\(Self.kind(of: info.st_mode)))")
+            }
             let size = Int(info.st_size)
             if size > maximumSize {
                 throw ConfigurationError("\(name): \(size) bytes is larger than the \(maximumSize)-byte limit")
             }
             // Foundation's Data(contentsOf:) leaks a 4 KiB buffer for an empty file (found by
             // fuzzing the loader), so an empty regular file is not read at all.
-            data = size == 0 && info.st_mode & S_IFMT == S_IFREG ? Data() : try Data(contentsOf: url)
+            data = size == 0 ? Data() : try Data(contentsOf: url)
         } catch let error as ConfigurationError {
             throw error
         } catch {
             throw ConfigurationError("\(name): cannot read: \(error.localizedDescription)")
         }
         let value: JSONValue
-        do { value = try JSONValue.parse(data) } catch {
+        // A repeated key is an error: the parser would otherwise keep the last value and the
+        // first (a whole source, say) would vanish without a word.
+        do { value = try JSONValue.parse(data, duplicateKeys: .reject) } catch {
             throw ConfigurationError("\(name):\(error.line):\(error.column): invalid JSON: \(error.reason)")
         }
         guard let root = value.objectValue else {
             throw ConfigurationError("\(name): the top level must be an object, found \(value.typeName)")
         }
         return ConfigFile(url: url, root: root)
+    }
+
+    /// What a non-regular file is, for the message.
+    private static func kind(of mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFIFO: return "a FIFO"
+        case S_IFCHR: return "a character device"
+        case S_IFBLK: return "a block device"
+        case S_IFSOCK: return "a socket"
+        case S_IFDIR: return "a folder"
+        default: return "not a plain file"
+        }
     }
 }
 

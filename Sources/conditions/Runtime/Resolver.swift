@@ -8,7 +8,8 @@ struct Resolver: Sendable {
     struct CachePolicy: Sendable {
         /// nil: no cache at all (`--no-cache` or `"cache": {"enabled": false}`).
         var store: ResultCache?
-        /// `--offline`: answer from the cache only.
+        /// `--offline`: no network. Cached sources answer from the cache only; local sources
+        /// (TTL 0) answer as usual, with an HTTP client that refuses every request.
         var offline = false
         /// `--refresh`: fetch even when a fresh entry exists.
         var refresh = false
@@ -100,10 +101,18 @@ struct Resolver: Sendable {
         }
     }
 
+    /// The cache key of `text` from `instance`: a hash, so a key (stored in its entry to catch
+    /// file-name collisions) never holds a URN, an option or a secret in clear text.
+    func cacheKey(_ text: String, instance: SourceInstance) -> String {
+        SHA256.hex("\(instance.fingerprint)|\(text)" + (pinned ? "|\(Timestamp.string(from: now))" : ""))
+    }
+
     private func resolve(_ text: String, location: Location, instance: SourceInstance) async throws -> ResultRecord {
-        let store = instance.ttl > 0 || cache.offline ? cache.store : nil
-        let key = "\(instance.fingerprint)|\(text)" + (pinned ? "|\(Timestamp.string(from: now))" : "")
-        let entry = store?.load(key: key)
+        // A local source (TTL 0) is never cached, under --offline too: it needs no network,
+        // so it answers as usual (its HTTP client below refuses, should it try).
+        let store = instance.ttl > 0 ? cache.store : nil
+        let key = store == nil ? "" : cacheKey(text, instance: instance)
+        let entry = store?.load(key: key, logger: instance.logger)
         func cached(_ entry: ResultCache.Entry, stale: Bool) -> ResultRecord {
             ResultRecord(urn: text, outcome: .success(route: entry.route, source: entry.source, fetchedAt: entry.fetchedAt,
                                                       data: entry.data, staleAge: stale ? max(0, now.timeIntervalSince(entry.fetchedAt)) : nil))
@@ -116,21 +125,19 @@ struct Resolver: Sendable {
                 return cached(entry, stale: false)
             }
             if cache.offline { return cached(entry, stale: age >= instance.ttl) }
-        } else if cache.offline {
+        } else if cache.offline, store != nil {
             throw ConditionsError(.notFound, "\(text) is not in the cache (--offline answers from the cache only)")
         }
 
-        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: http(instance.http))
+        let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
+        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: client)
         instance.logger.debug("resolving \(text) via \(location.pattern)")
         do {
             let result = try await instance.source.resolve(location, context: context)
             let fetchedAt = result.fetchedAt ?? now
-            if let store, instance.ttl > 0 {
-                do {
-                    try store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data))
-                } catch {
-                    instance.logger.warning("cache: \(error)")
-                }
+            if let store {
+                store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data),
+                            logger: instance.logger)
             }
             return ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
                                                               fetchedAt: fetchedAt, data: result.data, staleAge: nil))

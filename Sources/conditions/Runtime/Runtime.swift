@@ -8,7 +8,8 @@ struct Runtime: Sendable {
     let configuration: ConfigurationSummary
     let router: Router<SourceInstance>
     let instances: [SourceInstance]
-    /// Values that must never be printed (secrets substituted from the environment).
+    /// Values that must never be printed: secrets substituted from the environment and the
+    /// values of the options each module declares secret (`secretOptions`), literal or not.
     let secrets: Set<String>
 
     /// The parts of `Configuration` needed after loading.
@@ -42,6 +43,10 @@ struct Runtime: Sendable {
             let path = "sources.\(entry.id).options"
             let outcome = interpolation.apply(.object(entry.options), path: path)
             secrets.formUnion(outcome.secrets)
+            // Collected for every instance, routed or not, before any is created: `check` and
+            // option errors may quote any of them.
+            let substituted = outcome.value.objectValue ?? JSONObject()
+            secrets.formUnion(Self.declaredSecrets(of: module, in: substituted))
             guard validatingUnrouted || routed.contains(entry.id) else { continue }
             // A missing variable only matters where the instance is used: unrouted sources
             // (Aeris without keys, say) stay configurable without their secrets.
@@ -55,7 +60,7 @@ struct Runtime: Sendable {
             instanceLogger[metadataKey: "source"] = "\(entry.id)"
             let sourceConfiguration = SourceConfiguration(
                 instance: entry.id,
-                options: SourceOptions(path: path, object: outcome.value.objectValue ?? JSONObject(), baseDirectory: configuration.directory),
+                options: SourceOptions(path: path, object: substituted, baseDirectory: configuration.directory),
                 configDirectory: configuration.directory,
                 place: configuration.place,
                 logger: instanceLogger)
@@ -64,7 +69,7 @@ struct Runtime: Sendable {
                 instances.append(SourceInstance(
                     id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
                     ttl: entry.ttl ?? module.defaultTTL,
-                    fingerprint: "\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())"))
+                    fingerprint: SHA256.hex("\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())")))
             } catch {
                 // Unrouted instances are validated too, but only errors that are not caused
                 // by the secrets they were allowed to lack.
@@ -111,5 +116,44 @@ struct Runtime: Sendable {
             file: configuration.file, profile: configuration.profile, place: configuration.place,
             routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
             report: configuration.report, cache: configuration.cache)
+    }
+
+    /// Every secret in `configuration` without creating any instance, for commands that only
+    /// list it (`sources`): substituted `${ENV}` secrets and declared secret options.
+    static func secrets(in configuration: Configuration, environment: [String: String]) -> Set<String> {
+        let interpolation = Interpolation(environment: environment)
+        var secrets: Set<String> = []
+        for entry in configuration.instances {
+            guard let module = SourceCatalog.module(named: entry.module) else { continue }
+            let outcome = interpolation.apply(.object(entry.options), path: "sources.\(entry.id).options")
+            secrets.formUnion(outcome.secrets)
+            secrets.formUnion(declaredSecrets(of: module, in: outcome.value.objectValue ?? JSONObject()))
+        }
+        return secrets
+    }
+
+    /// The values of the options `module` declares secret, in its substituted `options`.
+    static func declaredSecrets(of module: any ConditionsSource.Type, in options: JSONObject) -> Set<String> {
+        module.secretOptions.reduce(into: []) { secrets, name in
+            if let value = options[name] { secrets.formUnion(secretValues(in: value)) }
+        }
+    }
+
+    /// The secrets in a declared secret option's value: a string is one; an object holds
+    /// them in its members with secret-looking names (see `ConditionsSource.secretOptions`).
+    /// `${…}` left unsubstituted (a missing variable) is not a value, so it is not masked.
+    static func secretValues(in value: JSONValue) -> Set<String> {
+        switch value {
+        case .string(let text):
+            return text.isEmpty || text.contains("${") ? [] : [text]
+        case .array(let elements):
+            return elements.reduce(into: []) { $0.formUnion(secretValues(in: $1)) }
+        case .object(let object):
+            return object.reduce(into: []) { result, member in
+                if Redaction.isSensitive(member.key) { result.formUnion(secretValues(in: member.value)) }
+            }
+        default:
+            return []
+        }
     }
 }
