@@ -47,7 +47,7 @@ struct ResultCache: Sendable {
     /// the promise that no URN text or option value ever appears in a file name even if a
     /// caller passes something else.
     func file(for key: String) -> URL {
-        directory.appendingPathComponent(String(SHA256.hex(key).prefix(32)) + ".json")
+        directory.appendingPathComponent(String(CacheKey.digest(key).prefix(32)) + ".json")
     }
 
     /// The entry stored under `key`, or nil when there is none or it cannot be used. An entry

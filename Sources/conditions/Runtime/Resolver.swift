@@ -104,7 +104,7 @@ struct Resolver: Sendable {
     /// The cache key of `text` from `instance`: a hash, so a key (stored in its entry to catch
     /// file-name collisions) never holds a URN, an option or a secret in clear text.
     func cacheKey(_ text: String, instance: SourceInstance) -> String {
-        SHA256.hex("\(instance.fingerprint)|\(text)" + (pinned ? "|\(Timestamp.string(from: now))" : ""))
+        CacheKey.digest("\(instance.fingerprint)|\(text)" + (pinned ? "|\(Timestamp.string(from: now))" : ""))
     }
 
     private func resolve(_ text: String, location: Location, instance: SourceInstance) async throws -> ResultRecord {

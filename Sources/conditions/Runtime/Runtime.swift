@@ -69,7 +69,7 @@ struct Runtime: Sendable {
                 instances.append(SourceInstance(
                     id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
                     ttl: entry.ttl ?? module.defaultTTL,
-                    fingerprint: SHA256.hex("\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())")))
+                    fingerprint: CacheKey.digest("\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())")))
             } catch {
                 // Unrouted instances are validated too, but only errors that are not caused
                 // by the secrets they were allowed to lack.
