@@ -25,7 +25,7 @@ struct ConditionsCommand: AsyncParsableCommand {
         stdout closed; a closed pipe ends the run by SIGPIPE unless SIGPIPE is ignored).
         """,
         version: Version.current,
-        subcommands: [ReportCommand.self, WatchCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self],
+        subcommands: [ReportCommand.self, WatchCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, CompletionCommand.self],
         defaultSubcommand: ReportCommand.self)
 }
 
@@ -97,7 +97,8 @@ enum Main {
     /// "help" anywhere, help, version, dump-help or completion flags, a cluster of short flags
     /// that could hide -h, "--" — takes the root's parse, so output and exit codes are the same.
     static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
-        let rootWords: Set<String> = Set(ConditionsCommand.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+        let arguments = try subcommandFirst(arguments)
+        let rootWords = subcommandWords
         let plainReport = arguments.allSatisfy { argument in
             if rootWords.contains(argument) || argument == "--" { return false }
             if argument.hasPrefix("--") {
@@ -110,5 +111,48 @@ enum Main {
         // parseAsRoot, not parse: ParsableArguments.parse first casts the type to a command
         // type, another search of the conformance table.
         return plainReport ? try ReportCommand.parseAsRoot(arguments) : try ConditionsCommand.parseAsRoot(arguments)
+    }
+
+    /// The root's subcommand names and "help".
+    static let subcommandWords: Set<String> = Set(ConditionsCommand.configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"])
+
+    /// Options that take a value as the next argument, in any subcommand (`OptionOrderTests`
+    /// checks this list against `--experimental-dump-help`).
+    static let optionsWithValues: Set<String> = [
+        "--config", "--profile", "--cache-dir", "--format", "--template", "--now",
+        "--every", "--exec", "--exec-timeout", "--count",
+    ]
+
+    /// Lets options come before the subcommand, as git and kubectl allow:
+    /// `conditions --config my.json check` becomes `conditions check --config my.json`. The
+    /// subcommand is the first argument that is neither an option nor an option's value; a
+    /// subcommand name anywhere after a URN is an error, never a URN (URNs have a colon).
+    static func subcommandFirst(_ arguments: [String]) throws(Failure) -> [String] {
+        var index = 0
+        var firstPositional: Int?
+        while index < arguments.count {
+            let argument = arguments[index]
+            if argument == "--" { break }
+            if optionsWithValues.contains(argument) {
+                index += 2
+                continue
+            }
+            if argument.hasPrefix("-"), argument != "-" {
+                index += 1
+                continue
+            }
+            if firstPositional == nil {
+                firstPositional = index
+            } else if subcommandWords.contains(argument), let first = firstPositional, !subcommandWords.contains(arguments[first]) {
+                throw Failure.usage("\"\(argument)\" is a command, not a URN; put it first: conditions \(argument) [options]")
+            }
+            index += 1
+        }
+        guard let first = firstPositional, first > 0, subcommandWords.contains(arguments[first]) else { return arguments }
+        // `help` takes command names only: `conditions --config x help watch` is `help watch`.
+        if arguments[first] == "help" { return arguments[first...].filter { !$0.hasPrefix("-") } }
+        var reordered = arguments
+        let word = reordered.remove(at: first)
+        return [word] + reordered
     }
 }

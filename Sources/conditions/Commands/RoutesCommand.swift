@@ -9,7 +9,7 @@ struct RoutesCommand: ParsableCommand {
 
     @OptionGroup var global: GlobalOptions
 
-    @Option(name: .long, help: "Output format: text or json.")
+    @Option(name: .long, help: "Output format: text, json, ndjson or csv (examples separated by spaces).")
     var format: OutputFormat = .text
 
     func run() throws {
@@ -24,7 +24,10 @@ struct RoutesCommand: ParsableCommand {
             let table = Table(headers: ["PATTERN", "SOURCE", "MODULE", "EXAMPLES"],
                               rows: rows.map { [$0.pattern, $0.instance, $0.module, Self.abbreviate($0.examples)] })
             write(table.rendered(), to: .standardOutput)
-        case .json, .ndjson, .csv:
+        case .csv:
+            let lines = [["pattern", "source", "module", "examples"]] + rows.map { [$0.pattern, $0.instance, $0.module, $0.examples.joined(separator: " ")] }
+            write(lines.map { $0.map(CSVWriter.quote).joined(separator: ",") + "\r\n" }.joined(), to: .standardOutput)
+        case .json, .ndjson:
             let values = rows.map { row -> JSONValue in
                 ["pattern": .string(row.pattern), "source": .string(row.instance), "module": .string(row.module),
                  "examples": .array(row.examples.map(JSONValue.string))]
