@@ -15,6 +15,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // Allocation counts for `conditions-bench` (the counter behind ordo-one/package-benchmark's malloc metrics).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
@@ -29,7 +30,10 @@ let package = Package(
         // MARK: Contract
         .target(
             name: "ConditionsKit",
-            dependencies: [.product(name: "Logging", package: "swift-log")]
+            dependencies: [
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
+            ]
         ),
 
         // MARK: Shared toolkits

@@ -207,3 +207,25 @@ import Testing
         #expect(parseError(String(repeating: "[{\"a\":", count: 5_000))?.reason.contains("nesting") == true)
     }
 }
+
+/// Objects are hash-indexed and ordered: a wide object keeps every member in order and finds
+/// each by name (its speed is a `conditions-bench` figure, scenario 4).
+@Suite struct WideObjectTests {
+    @Test func aHundredThousandMembersKeepOrderAndLookUp() throws {
+        let text = "{" + (0..<100_000).map { "\"k\($0)\":\($0)" }.joined(separator: ",") + "}"
+        let object = try #require(try JSONValue.parse(text).objectValue)
+        #expect(object.count == 100_000)
+        #expect(object.keys.prefix(3) == ["k0", "k1", "k2"] && object.keys.last == "k99999")
+        #expect(object["k54321"] == .int(54321))
+        #expect(JSONValue.object(object).serialized() == text)
+    }
+
+    @Test func assigningKeepsThePositionAndNilRemoves() {
+        var object = JSONObject([("a", 1), ("b", 2), ("c", 3)])
+        object["b"] = "two"
+        object["a"] = nil
+        object["d"] = 4
+        #expect(object.keys == ["b", "c", "d"])
+        #expect(JSONValue.object(object).serialized() == #"{"b":"two","c":3,"d":4}"#)
+    }
+}

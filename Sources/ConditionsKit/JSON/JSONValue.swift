@@ -1,4 +1,5 @@
 import Foundation
+import OrderedCollections
 
 /// A JSON document: what sources return as result `data`, what `sources.json` holds and what
 /// fixtures replay.
@@ -20,42 +21,33 @@ public enum JSONValue: Sendable, Equatable {
     case object(JSONObject)
 }
 
-/// A JSON object whose keys keep their insertion order.
+/// A JSON object whose keys keep their insertion order, with O(1) lookup by key.
 public struct JSONObject: Sendable, Equatable, Sequence {
-    /// The members, in order.
-    public private(set) var entries: [(key: String, value: JSONValue)] = []
+    /// The members, in order (swift-collections' `OrderedDictionary`: a hash table beside the
+    /// key array, so an object of 100,000 members parses in linear time).
+    public private(set) var members: OrderedDictionary<String, JSONValue> = [:]
 
     /// An empty object.
     public init() {}
 
     /// An object holding `entries` in order; a repeated key keeps its first position and last value.
     public init(_ entries: [(String, JSONValue)]) {
-        for (key, value) in entries { self[key] = value }
+        members.reserveCapacity(entries.count)
+        for (key, value) in entries { members[key] = value }
     }
 
     /// The member named `key`; assigning `nil` removes it.
     public subscript(key: String) -> JSONValue? {
-        get { entries.first(where: { $0.key == key })?.value }
-        set {
-            if let index = entries.firstIndex(where: { $0.key == key }) {
-                if let newValue { entries[index].value = newValue } else { entries.remove(at: index) }
-            } else if let newValue {
-                entries.append((key, newValue))
-            }
-        }
+        get { members[key] }
+        set { members[key] = newValue }
     }
 
     /// The member names, in order.
-    public var keys: [String] { entries.map(\.key) }
+    public var keys: [String] { Array(members.keys) }
     /// The number of members.
-    public var count: Int { entries.count }
-    /// Iterates the members in order.
-    public func makeIterator() -> IndexingIterator<[(key: String, value: JSONValue)]> { entries.makeIterator() }
-
-    public static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
-        lhs.entries.count == rhs.entries.count
-            && zip(lhs.entries, rhs.entries).allSatisfy { $0.key == $1.key && $0.value == $1.value }
-    }
+    public var count: Int { members.count }
+    /// Iterates the members in order as `(key, value)` pairs.
+    public func makeIterator() -> OrderedDictionary<String, JSONValue>.Iterator { members.makeIterator() }
 }
 
 // MARK: - Reading values
@@ -163,7 +155,7 @@ extension JSONValue: Codable {
         case .double(let d): try container.encode(d)
         case .string(let s): try container.encode(s)
         case .array(let a): try container.encode(a)
-        case .object(let o): try container.encode(Dictionary(o.entries, uniquingKeysWith: { $1 }))
+        case .object(let o): try container.encode(Dictionary(uniqueKeysWithValues: o.members.elements.map { ($0.key, $0.value) }))
         }
     }
 

@@ -29,7 +29,7 @@ extension JSONValue {
         case .object(let object):
             guard object.count > 0 else { output += "{}"; return }
             output += "{"
-            for (i, entry) in object.entries.enumerated() {
+            for (i, entry) in object.members.enumerated() {
                 if i > 0 { output += "," }
                 if pretty { output += "\n" + String(repeating: "  ", count: indent + 1) }
                 Self.writeString(entry.key, to: &output)
