@@ -7,7 +7,8 @@ import PackageDescription
 //   Plugins/<Module>        one self-contained source module each: Sources/, Tests/, README.md
 let package = Package(
     name: "Conditions",
-    platforms: [.macOS(.v15)],
+    // Linux only: the host uses Linux interfaces (pidfd through swift-subprocess, /proc, epoll
+    // in libcurl's loop, glibc's sigaction layout) and has never been built on macOS.
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),
