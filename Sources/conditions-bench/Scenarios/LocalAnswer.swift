@@ -1,10 +1,11 @@
 import Foundation
 
 /// Scenario 1: a local answer (`moon:now phases:5` from the Astronomy module) should cost
-/// about as much as starting the process: median within 1.5× of `--version`, peak RSS < 25 MiB.
+/// about as much as starting the process: median within 2× of `--version`, peak RSS < 28 MiB (relaxed from 1.5× and 25 MiB
+/// to spend on libraries: Foundation time formatting, swift-subprocess, swift-crypto).
 enum LocalAnswer {
-    static let ratioTarget = 1.5
-    static let memoryTargetMiB = 25.0
+    static let ratioTarget = 2.0
+    static let memoryTargetMiB = 28.0
 
     /// A config shaped like the shipped one: every module configured, passes on WSDOT, the moon local.
     static func config(_ bench: Bench) throws -> String {

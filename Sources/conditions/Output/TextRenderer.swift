@@ -151,13 +151,12 @@ struct TextRenderer {
     }
 }
 
-/// The renderer's time formatting: by hand from the zone's tzdata where that is exact
-/// (`ZoneTimeFormat`), otherwise with one `DateFormatter` per pattern, made on first use —
-/// creating one opens an ICU formatter (~0.3 ms, and the first one loads ICU's data).
+/// The renderer's time formatting through Foundation: one `DateFormatter` per pattern, made on
+/// first use (creating one opens an ICU formatter, ~0.3 ms; the first also loads ICU's data).
+/// Zone names are ICU's: `PST`/`PDT` for North American zones since about 1970, `GMT-7` for
+/// earlier instants and for zones without an English short name (`GMT+1` in Berlin).
 final class LocalTimeFormats {
     private let timeZone: TimeZone
-    private let byHand: ZoneTimeFormat?
-    private let currentYearByHand: Int?
     private var formatters: [String: DateFormatter] = [:]
     private lazy var calendar: Calendar = {
         var calendar = Calendar(identifier: .gregorian)
@@ -168,14 +167,12 @@ final class LocalTimeFormats {
 
     init(timeZone: TimeZone) {
         self.timeZone = timeZone
-        byHand = ZoneInfo(identifier: timeZone.identifier).map(ZoneTimeFormat.init(zone:))
-        currentYearByHand = byHand?.fields(Date())?.fields.year
     }
 
     func string(_ date: Date, withDate: Bool) -> String {
-        if let text = byHand?.string(date, withDate: withDate, currentYear: currentYearByHand) { return text }
+        guard withDate else { return string(date, pattern: "HH:mm zzz") }
         let sameYear = calendar.component(.year, from: date) == currentYear
-        return string(date, pattern: withDate ? (sameYear ? "EEE MMM d HH:mm zzz" : "EEE MMM d yyyy HH:mm zzz") : "HH:mm zzz")
+        return string(date, pattern: sameYear ? "EEE MMM d HH:mm zzz" : "EEE MMM d yyyy HH:mm zzz")
     }
 
     /// Formats with Foundation.
