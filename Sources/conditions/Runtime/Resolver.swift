@@ -120,7 +120,7 @@ struct Resolver: Sendable {
             throw ConditionsError(.notFound, "\(text) is not in the cache (--offline answers from the cache only)")
         }
 
-        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: http(instance.http))
+        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: http(instance.http), limits: instance.http)
         instance.logger.debug("resolving \(text) via \(location.pattern)")
         do {
             let result = try await instance.source.resolve(location, context: context)
