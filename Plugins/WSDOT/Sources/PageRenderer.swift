@@ -52,13 +52,7 @@ struct PageRenderer: Sendable {
         case .argv(let argv):
             return argv + [url.absoluteString]
         case .chromium:
-            guard let binary = Self.findChromium() else {
-                throw ConditionsError.configuration(
-                    "\(optionPath): no Chromium found (searched PATH for \(Self.chromiumNames.joined(separator: ", ")) and \(Self.chromiumPaths.joined(separator: ", "))); "
-                        + "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; scripts/dev does this), "
-                        + "or use \"mode\": \"api\" with WSDOT's free access code (the api profile, WSDOT_ACCESS_CODE)"
-                )
-            }
+            guard let binary = Self.findChromium() else { throw Self.missingChromium(optionPath: optionPath) }
             var argv = [
                 binary, "--headless", "--dump-dom", "--virtual-time-budget=\(Self.virtualTimeBudgetMilliseconds)",
                 "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-dev-shm-usage", "--mute-audio",
@@ -69,8 +63,18 @@ struct PageRenderer: Sendable {
         }
     }
 
-    /// The first executable of `chromiumNames` on PATH, else of `chromiumPaths`.
-    static func findChromium(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+    /// The one line for `"render": "chromium"` on a machine without Chromium: what was searched,
+    /// the Debian package, and the other way to get pass data.
+    static func missingChromium(optionPath: String) -> ConditionsError {
+        ConditionsError.configuration(
+            "\(optionPath): no Chromium found (searched PATH for \(chromiumNames.joined(separator: ", ")) and \(chromiumPaths.joined(separator: ", "))); "
+                + "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; scripts/dev does this), "
+                + "or use \"mode\": \"api\" with WSDOT's free access code (the api profile, WSDOT_ACCESS_CODE)"
+        )
+    }
+
+    /// The first executable of `chromiumNames` on PATH, else of `fixedPaths`.
+    static func findChromium(path: String? = ProcessInfo.processInfo.environment["PATH"], fixedPaths: [String] = chromiumPaths) -> String? {
         let directories = (path ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
         for name in chromiumNames {
             for directory in directories {
@@ -78,7 +82,7 @@ struct PageRenderer: Sendable {
                 if access(candidate, X_OK) == 0 { return candidate }
             }
         }
-        return chromiumPaths.first { access($0, X_OK) == 0 }
+        return fixedPaths.first { access($0, X_OK) == 0 }
     }
 
     /// The rendered DOM of `url` as an HTML response, or an error of one line: the program
