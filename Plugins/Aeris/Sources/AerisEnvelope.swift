@@ -28,7 +28,7 @@ enum AerisEnvelope {
             if success, code.hasPrefix("warn_") {
                 let elements = (try? document.member("response").array()) ?? []
                 if !elements.isEmpty { return elements }
-                throw ConditionsError.upstream(scrub(describe(errorValue) + " (no data for this place and time)", secrets: secrets))
+                throw ConditionsError.upstream(scrub(describe(errorValue), secrets: secrets))
             }
             if credentialCodes.contains(code) {
                 throw ConditionsError.upstream(scrub("Aeris rejected the credentials (HTTP 200, success: false): \(describe(errorValue)); \(credentialsAdvice(optionsPath))", secrets: secrets))

@@ -35,11 +35,10 @@ struct PageRenderer: Sendable {
 
     /// Binaries tried in order on PATH for `"render": "chromium"`.
     static let chromiumNames = ["chromium-headless-shell", "chromium", "headless_shell", "google-chrome"]
-    /// Where Debian and Chrome put the binaries when they are not on PATH.
-    static let chromiumPaths = [
-        "/usr/lib/chromium/chromium-headless-shell", "/usr/lib/chromium/headless_shell", "/usr/lib/chromium/chromium",
-        "/opt/google/chrome/chrome",
-    ]
+    /// Debian keeps the real binaries in `lib/chromium` beside `bin` (`/usr/lib/chromium/`), and
+    /// a package may leave the PATH entry out; searched beside every PATH directory.
+    static let chromiumLibraryFolder = "lib/chromium"
+
     /// Virtual time for a page's timers and fetches after load: the real site fills its report
     /// in from a request made after load. Virtual time runs ahead when the page is idle, so a
     /// quick page does not wait for it.
@@ -65,24 +64,31 @@ struct PageRenderer: Sendable {
 
     /// The one line for `"render": "chromium"` on a machine without Chromium: what was searched,
     /// the Debian package, and the other way to get pass data.
-    static func missingChromium(optionPath: String) -> ConditionsError {
+    static func missingChromium(optionPath: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> ConditionsError {
         ConditionsError.configuration(
-            "\(optionPath): no Chromium found (searched PATH for \(chromiumNames.joined(separator: ", ")) and \(chromiumPaths.joined(separator: ", "))); "
+            "\(optionPath): no Chromium found (searched PATH \"\(path ?? "")\" for \(chromiumNames.joined(separator: ", ")), and \(chromiumLibraryFolder)/ beside each PATH directory); "
                 + "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; scripts/dev does this), "
                 + "or use \"mode\": \"api\" with WSDOT's free access code (the api profile, WSDOT_ACCESS_CODE)"
         )
     }
 
-    /// The first executable of `chromiumNames` on PATH, else of `fixedPaths`.
-    static func findChromium(path: String? = ProcessInfo.processInfo.environment["PATH"], fixedPaths: [String] = chromiumPaths) -> String? {
-        let directories = (path ?? "").split(separator: ":").map(String.init).filter { !$0.isEmpty }
+    /// The first executable of `chromiumNames` in a PATH directory, else in `lib/chromium` beside one.
+    static func findChromium(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        let directories = (path ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
         for name in chromiumNames {
             for directory in directories {
                 let candidate = directory + "/" + name
                 if access(candidate, X_OK) == 0 { return candidate }
             }
         }
-        return fixedPaths.first { access($0, X_OK) == 0 }
+        for directory in directories {
+            let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path
+            for name in chromiumNames {
+                let candidate = parent + "/" + chromiumLibraryFolder + "/" + name
+                if access(candidate, X_OK) == 0 { return candidate }
+            }
+        }
+        return nil
     }
 
     /// The rendered DOM of `url` as an HTML response, or an error of one line: the program

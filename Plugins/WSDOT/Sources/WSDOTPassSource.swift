@@ -38,7 +38,21 @@ public struct WSDOTPassSource: ConditionsSource {
         let name: String? = location.pattern.placeholders.isEmpty ? nil : try location.argument("name")
         switch settings.mode {
         case .api:
-            let feed = try await fetchFeed(context: context)
+            let feed: PassFeed
+            do {
+                feed = try await fetchFeed(context: context)
+            } catch {
+                // A name neither the catalog nor the configured list knows is a rejection, not
+                // an outage: the host must not answer it from a stale cache.
+                if let name, PassCatalog.pass(named: name) == nil,
+                   !(settings.passNames ?? []).contains(where: { PassCatalog.normalizedSlug($0) == PassCatalog.normalizedSlug(name) }) {
+                    let report = ConditionsError.report(error)
+                    throw ConditionsError.notFound(
+                        "no pass named \"\(name)\" in the catalog, and WSDOT's feed, which may list newer passes, could not be read (\(report.message))",
+                        suggestions: Suggestions.closest(to: PassCatalog.normalizedSlug(name), among: PassCatalog.slugs).map { "pass:\($0)" })
+                }
+                throw error
+            }
             let served = try servedPasses(in: feed)
             guard let name else {
                 let reports = try served.map { pass throws(ConditionsError) in try report(pass, from: feed, context: context) }
