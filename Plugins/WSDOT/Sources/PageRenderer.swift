@@ -1,11 +1,15 @@
 import ConditionsKit
 import Foundation
-import Subprocess
 import Synchronization
+// scripts/fuzz compiles this module from its sources without the package's dependencies; it
+// gets a build whose `render` fails in one line (see the end of this file).
+#if canImport(Subprocess)
+import Subprocess
 #if canImport(System)
 import System
 #else
 import SystemPackage
+#endif
 #endif
 
 /// The `render` option: a program that prints the DOM of a page after its scripts ran, given
@@ -91,6 +95,10 @@ struct PageRenderer: Sendable {
         return nil
     }
 
+}
+
+#if canImport(Subprocess)
+extension PageRenderer {
     /// The rendered DOM of `url` as an HTML response, or an error of one line: the program
     /// missing, exiting non-zero, killed by a signal, printing nothing or too much, or timing out.
     func render(_ url: URL, limits: HTTPLimits) async throws -> HTTPResponse {
@@ -219,12 +227,6 @@ struct PageRenderer: Sendable {
     }
 }
 
-/// A render that ran past the source's timeout: kind `timeout`, like an HTTP timeout.
-struct RenderTimeout: ReportableError {
-    let message: String
-    var kind: String { "timeout" }
-}
-
 /// Thrown inside the read loop to stop a page larger than `maxBodyBytes`.
 private struct RenderOverflow: Error {}
 
@@ -268,6 +270,21 @@ private final class RenderRun: Sendable {
             _ = kill(-pgid, SIGKILL)
         }
     }
+}
+
+#else
+extension PageRenderer {
+    /// Without swift-subprocess (the fuzzing build) there is no way to run a browser.
+    func render(_ url: URL, limits: HTTPLimits) async throws -> HTTPResponse {
+        throw ConditionsError.configuration("\(optionPath): this build of conditions cannot run programs (built without swift-subprocess)")
+    }
+}
+#endif
+
+/// A render that ran past the source's timeout: kind `timeout`, like an HTTP timeout.
+struct RenderTimeout: ReportableError {
+    let message: String
+    var kind: String { "timeout" }
 }
 
 /// An async counting semaphore: at most `limit` renders at once, the rest wait in order.
