@@ -118,7 +118,7 @@ extension PageRenderer {
         case .exited(let code):
             throw ConditionsError.upstream("\(what): the program exited with status \(code)")
         case .signalled(let signal):
-            throw ConditionsError.upstream("\(what): the program was killed by signal \(signal)")
+            throw ConditionsError.upstream("\(what): the program was killed by \(Self.signalName(signal))")
         case .tooLarge:
             throw ConditionsError.badResponse("\(what): the page is larger than maxBodyBytes (\(limits.maxBodyBytes) bytes); the program was stopped")
         case .timedOut:
@@ -130,6 +130,15 @@ extension PageRenderer {
         case .cancelled:
             throw CancellationError()
         }
+    }
+
+    /// `SIGSEGV` rather than a number: signal numbers differ between platforms.
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT",
+            SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
+        ]
+        return names[signal] ?? "signal \(signal)"
     }
 
     /// `30`, `0.5`: seconds as messages print them.
@@ -254,7 +263,9 @@ private final class RenderRun: Sendable {
     func overflowed() { state.withLock { $0.overflowed = true } }
 
     /// SIGKILL to the group of a program still running at the deadline: its pipe then closes,
-    /// so the read loop ends, and swift-subprocess reaps it.
+    /// so the read loop ends, and swift-subprocess reaps it. No SIGTERM first, unlike a
+    /// `watch` hook: a late page is thrown away, so the browser has nothing to finish, and a
+    /// browser shutting down politely can take seconds the caller is already owed.
     func timeOut() {
         state.withLock { state in
             guard !state.ended, let pgid = state.pgid else { return }
