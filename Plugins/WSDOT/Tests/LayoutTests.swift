@@ -56,8 +56,6 @@ struct LayoutTests {
 
     @Test("site slugs differ from ours for some passes; `pages` still overrides")
     func siteSlugs() throws {
-        let source = try makeSource(.json(#"{"pages": {"white": "https://example.org/white-pass"}}"#))
-        _ = source
         var options = SourceOptions(path: "p", object: try .json(#"{"pages": {"white": "https://example.org/white-pass"}}"#), baseDirectory: URL(fileURLWithPath: "/tmp"))
         let settings = try WSDOTSettings(options: &options)
         func url(_ slug: String) -> String? { PassCatalog.pass(named: slug).map { settings.pageURL(for: $0).absoluteString } }
