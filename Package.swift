@@ -90,7 +90,12 @@ let package = Package(
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
         .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
-        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML"], path: "Plugins/WSDOT/Sources"),
+        // Subprocess: the `render` option runs a headless browser (own process group, output capped).
+        .target(name: "WSDOT", dependencies: [
+            "ConditionsKit", "ConditionsHTML",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ], path: "Plugins/WSDOT/Sources"),
         .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
         .target(name: "Exec", dependencies: ["ConditionsKit", "ExecSupport"], path: "Plugins/Exec/Sources"),
         .target(name: "ExecSupport", path: "Plugins/Exec/Support"),
@@ -104,7 +109,7 @@ let package = Package(
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit"], path: "Plugins/Exec/Tests"),
         // new-source: test targets above this line

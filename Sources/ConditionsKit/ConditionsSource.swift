@@ -111,13 +111,17 @@ public struct SourceContext: Sendable {
     public let logger: Logger
     /// The HTTP client, configured with this source's limits.
     public let http: any HTTPClient
+    /// This source's limits (`sources.<id>.http`), for work a source does outside `http`
+    /// (a browser rendering a page obeys the same timeout, size cap and concurrency).
+    public let limits: HTTPLimits
 
     /// A context; the host makes these, tests may too.
-    public init(now: Date, place: Place, logger: Logger, http: any HTTPClient) {
+    public init(now: Date, place: Place, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits()) {
         self.now = now
         self.place = place
         self.logger = logger
         self.http = http
+        self.limits = limits
     }
 }
 

@@ -11,7 +11,8 @@ struct BenchCommand: AsyncParsableCommand {
         discussion: """
         Scenarios: 1 local answer vs --version; 2 fan-out of 15 pages at the latency, and a \
         second host; 3 API mode request count; 4 parsing throughput and allocations; 5 a \
-        1,000-URN report; 6 a warm-cache report; 7 100,000 URNs on stdin, streamed. Exit status 1 \
+        1,000-URN report; 6 a warm-cache report; 7 100,000 URNs on stdin, streamed; 8 pages rendered \
+        by chromium-headless-shell beside plain HTML. Exit status 1 \
         when any target is missed.
         """)
 
@@ -21,7 +22,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Latency of each loopback response, in milliseconds.")
     var latency: Int = 200
 
-    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–7); repeat for several.")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–8); repeat for several.")
     var scenarios: [Int] = []
 
     @Flag(help: "Print the machine and every figure as JSON instead of the table.")
@@ -33,7 +34,7 @@ struct BenchCommand: AsyncParsableCommand {
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
-        if let bad = scenarios.first(where: { !(1...7).contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–7") }
+        if let bad = scenarios.first(where: { !(1...8).contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–8") }
     }
 
     func run() async throws {
@@ -52,7 +53,7 @@ struct BenchCommand: AsyncParsableCommand {
         if !json { print(machine.lines.joined(separator: "\n") + "\n") }
 
         var figures: [Figure] = []
-        for scenario in scenarios.isEmpty ? Array(1...7) : scenarios.sorted() {
+        for scenario in scenarios.isEmpty ? Array(1...8) : scenarios.sorted() {
             if !json { FileHandle.standardError.write(Data("running scenario \(scenario)…\n".utf8)) }
             do {
                 switch scenario {
@@ -62,7 +63,8 @@ struct BenchCommand: AsyncParsableCommand {
                 case 4: figures += try await Parsing.run(bench)
                 case 5: figures += try Scale.run(bench)
                 case 6: figures += try WarmCache.run(bench)
-                default: figures += try Streaming.run(bench)
+                case 7: figures += try Streaming.run(bench)
+                default: figures += try Rendering.run(bench)
                 }
             } catch {
                 if let failed = error as? Bench.Failed, !failed.detail.isEmpty {

@@ -30,11 +30,21 @@ enum Upstreams {
         Pass(slug: "wauconda", id: 16, name: "Wauconda Pass SR 20", elevation: 4310, northSouth: false),
     ]
 
-    /// Serves every pass's ~150 KB page under `/passes/{slug}/`, each answered after `delay` seconds.
+    /// wsdot.com's page slug where it differs from ours (the WSDOT module's catalog knows these).
+    static let siteSlugs = ["crystal-greenwater": "crystal-to-greenwater", "mt-baker": "mt.-baker", "north-cascade": "north-cascade-hwy"]
+
+    /// The page path segment of `pass`.
+    static func siteSlug(_ pass: Pass) -> String { siteSlugs[pass.slug] ?? pass.slug }
+
+    /// `"passes": [...]`: the fifteen passes measured. The module's catalog has a sixteenth
+    /// (Tiger Mountain, id 17, since 2025); the figures stay comparable with earlier runs.
+    static let passesOption = #""passes": ["# + passes.map { "\"\($0.slug)\"" }.joined(separator: ", ") + "]"
+
+    /// Serves every pass's ~150 KB page under `/passes/{site slug}`, each answered after `delay` seconds.
     static func servePages(on server: LoopbackServer, delay: Double) {
         for pass in passes {
             let page = PassPage.html(name: pass.name, slug: pass.slug, elevation: pass.elevation)
-            server.route("/passes/\(pass.slug)/", LoopbackServer.Response.text(page, contentType: "text/html; charset=utf-8").delayed(delay))
+            server.route("/passes/\(siteSlug(pass))", LoopbackServer.Response.text(page, contentType: "text/html; charset=utf-8").delayed(delay))
         }
     }
 

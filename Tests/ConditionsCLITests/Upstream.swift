@@ -11,15 +11,17 @@ enum Upstream {
     }
 
     static let passSlugs = ["snoqualmie", "stevens", "white", "blewett", "chinook", "cayuse", "crystal-greenwater", "mt-baker",
-                            "north-cascade", "satus", "sherman", "manastash", "loup-loup", "disautel", "wauconda"]
+                            "north-cascade", "satus", "sherman", "manastash", "loup-loup", "disautel", "wauconda", "tiger-mountain"]
+    /// The page path segment of each pass on wsdot.com, where it differs from our slug.
+    static let siteSlugs = ["crystal-greenwater": "crystal-to-greenwater", "mt-baker": "mt.-baker", "north-cascade": "north-cascade-hwy"]
 
-    /// Serves a WSDOT-style page for every pass under `/passes/{slug}/` (the winter
+    /// Serves a WSDOT-style page for every pass under `/passes/{site slug}` (the winter
     /// Snoqualmie page for all but Blewett, which gets its north/south summer page).
     static func servePassPages(on server: LoopbackServer) throws {
         let winter = try text("Plugins/WSDOT/Tests/Resources/snoqualmie-winter.html")
         let blewett = try text("Plugins/WSDOT/Tests/Resources/blewett-summer.html")
         for slug in passSlugs {
-            server.route("/passes/\(slug)/", .text(slug == "blewett" ? blewett : winter, contentType: "text/html; charset=utf-8"))
+            server.route("/passes/\(siteSlugs[slug] ?? slug)", .text(slug == "blewett" ? blewett : winter, contentType: "text/html; charset=utf-8"))
         }
     }
 

@@ -18,6 +18,6 @@ struct AerisClient {
         guard (200..<300).contains(response.status) else {
             throw AerisEnvelope.statusError(response, optionsPath: settings.optionsPath, secrets: settings.secrets)
         }
-        return try AerisEnvelope.elements(of: response.body, secrets: settings.secrets)
+        return try AerisEnvelope.elements(of: response.body, optionsPath: settings.optionsPath, secrets: settings.secrets)
     }
 }

@@ -6,7 +6,12 @@ import Foundation
 /// the envelope and the HTTP status first, and turns failures into errors that say what Aeris said.
 enum AerisEnvelope {
     /// The `response` elements of a 2xx body whose envelope reports success.
-    static func elements(of body: Data, secrets: [String]) throws(ConditionsError) -> [AerisField] {
+    ///
+    /// Real servers reject a key with HTTP 200 and `"success": false` as often as with 401, so
+    /// a credentials code gets the same hint either way. A `warn_…` code with `"success": true`
+    /// is Aeris saying "valid request, nothing to report": with data it is ignored, without data
+    /// it fails the URN as `upstream` with Aeris' description (never as a malformed answer).
+    static func elements(of body: Data, optionsPath: String = "options", secrets: [String]) throws(ConditionsError) -> [AerisField] {
         let root: JSONValue
         do {
             root = try JSONValue.parse(body)
@@ -16,7 +21,19 @@ enum AerisEnvelope {
         let document = AerisField(root)
         let error = try document.member("error")
         if !error.isAbsent {
-            throw ConditionsError.upstream(scrub(describe(error.value ?? .null), secrets: secrets))
+            // An error with a missing or odd `success` is still Aeris' error, not a malformed answer.
+            let success = (try? document.member("success").bool()) == true
+            let errorValue = error.value ?? .null
+            let code = errorValue["code"]?.stringValue ?? ""
+            if success, code.hasPrefix("warn_") {
+                let elements = (try? document.member("response").array()) ?? []
+                if !elements.isEmpty { return elements }
+                throw ConditionsError.upstream(scrub(describe(errorValue), secrets: secrets))
+            }
+            if credentialCodes.contains(code) {
+                throw ConditionsError.upstream(scrub("Aeris rejected the credentials (HTTP 200, success: false): \(describe(errorValue)); \(credentialsAdvice(optionsPath))", secrets: secrets))
+            }
+            throw ConditionsError.upstream(scrub(describe(errorValue), secrets: secrets))
         }
         guard try document.member("success").bool() else {
             throw ConditionsError.upstream("Aeris reported a failure without saying why (success: false, error: null)")
@@ -28,6 +45,14 @@ enum AerisEnvelope {
         return elements
     }
 
+    /// Codes Aeris uses for a client ID or secret it does not accept.
+    static let credentialCodes: Set<String> = ["invalid_client", "unauthorized_client", "invalid_credentials"]
+
+    /// The hint shared by every credentials rejection, whatever the HTTP status.
+    static func credentialsAdvice(_ optionsPath: String) -> String {
+        "check \(optionsPath).clientId and \(optionsPath).clientSecret"
+    }
+
     /// The error for a non-2xx answer: one message per kind of failure, with Aeris' own code
     /// and description appended when the body carries them.
     static func statusError(_ response: HTTPResponse, optionsPath: String, secrets: [String]) -> ConditionsError {
@@ -37,7 +62,7 @@ enum AerisEnvelope {
         switch status {
         case 401:
             headline = "Aeris rejected the credentials (HTTP 401)"
-            advice = "check \(optionsPath).clientId and \(optionsPath).clientSecret"
+            advice = credentialsAdvice(optionsPath)
         case 403:
             headline = "Aeris refused access (HTTP 403)"
             advice = "the Aeris account may not include this endpoint, or the app's registered domain does not match"

@@ -145,7 +145,14 @@ struct AerisDecodingTests {
             "error": ["code": "invalid_client", "description": "The client provided is invalid"],
             "response": [],
         ]
-        #expect(moonError(document) == .upstream("Aeris error invalid_client: The client provided is invalid"))
+        // Real servers reject a key with HTTP 200 as well as 401: the same hint either way.
+        #expect(moonError(document) == .upstream("Aeris rejected the credentials (HTTP 200, success: false): Aeris error invalid_client: The client provided is invalid; check options.clientId and options.clientSecret"))
+        let location: JSONValue = [
+            "success": false,
+            "error": ["code": "invalid_location", "description": "The requested location was not found."],
+            "response": [],
+        ]
+        #expect(moonError(location) == .upstream("Aeris error invalid_location: The requested location was not found."))
     }
 
     @Test func anErrorWithSuccessTrueIsStillAnError() throws {
@@ -156,6 +163,11 @@ struct AerisDecodingTests {
             "response": [],
         ]
         #expect(moonError(document) == .upstream("Aeris error warn_no_data: Valid request. No results available based on your query parameters."))
+    }
+
+    @Test func aWarningWithDataIsNotAFailure() throws {
+        let document = try AerisFixture.sunMoon.replacing(["error"], with: ["code": "warn_partial", "description": "Some fields are unavailable."])
+        #expect(try moon(document).phase == "waning crescent")
     }
 
     @Test func failureWithoutAnErrorObjectIsStillAnError() {
@@ -176,6 +188,6 @@ struct AerisDecodingTests {
             "error": ["code": "invalid_client", "description": "client aeris-ID-4711 with secret s3cr3t-VALUE is unknown"],
             "response": [],
         ]
-        #expect(moonError(document) == .upstream("Aeris error invalid_client: client REDACTED with secret REDACTED is unknown"))
+        #expect(moonError(document) == .upstream("Aeris rejected the credentials (HTTP 200, success: false): Aeris error invalid_client: client REDACTED with secret REDACTED is unknown; check options.clientId and options.clientSecret"))
     }
 }

@@ -46,9 +46,41 @@ struct AerisFailureTests {
         }
     }
 
-    @Test func anEnvelopeErrorInA200IsAnUpstreamError() async throws {
+    @Test func aCredentialsRejectionInA200GetsTheSameHintAsA401() async throws {
         let error = try await AerisHarness.failure("phases:5", body: Self.invalidClient.body)
-        #expect(error as? ConditionsError == .upstream("Aeris error invalid_client: The client provided is invalid"))
+        #expect(error as? ConditionsError == .upstream(
+            "Aeris rejected the credentials (HTTP 200, success: false): Aeris error invalid_client: The client provided is invalid; check sources.aeris.options.clientId and sources.aeris.options.clientSecret"))
+    }
+
+    /// The real bytes of an `invalid_client` answer (weewx-forecast's saved response, ../shared).
+    @Test func theRealInvalidClientBodyIsACredentialsRejection() async throws {
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<5 { root.deleteLastPathComponent() }
+        let body = try Data(contentsOf: root.appendingPathComponent("shared/reference/data/real/aeris_error_invalid_client_weewx-forecast_2016.json"))
+        let error = try await AerisHarness.failure("moon:now", body: body)
+        let message = try #require((error as? ConditionsError)?.message)
+        #expect((error as? ConditionsError)?.kind == .upstream)
+        #expect(message.hasPrefix("Aeris rejected the credentials"))
+        #expect(message.hasSuffix("check sources.aeris.options.clientId and sources.aeris.options.clientSecret"))
+    }
+
+    @Test func otherEnvelopeErrorsInA200AreUpstreamErrors() async throws {
+        let body = Data(#"{"success":false,"error":{"code":"invalid_location","description":"The requested location was not found."},"response":[]}"#.utf8)
+        let error = try await AerisHarness.failure("moon:now", body: body)
+        #expect(error as? ConditionsError == .upstream("Aeris error invalid_location: The requested location was not found."))
+    }
+
+    @Test(arguments: [
+        #"{"success":true,"error":{"code":"warn_no_data","description":"Valid request. No results available based on your query parameters."},"response":[]}"#,
+        #"{"success":true,"error":{"code":"warn_no_data","description":"No data was returned for the request."},"response":[]}"#,
+    ])
+    func aWarningWithNoDataFailsAsUpstreamWithTheDescription(_ body: String) async throws {
+        for urn in ["moon:now", "phases:5"] {
+            let error = try #require(try await AerisHarness.failure(urn, body: Data(body.utf8)) as? ConditionsError)
+            #expect(error.kind == .upstream)
+            #expect(error.message.hasPrefix("Aeris error warn_no_data: "))
+            #expect(!error.message.contains("malformed") && !error.message.contains("empty"))
+        }
     }
 
     @Test(arguments: [

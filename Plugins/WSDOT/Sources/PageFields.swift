@@ -1,7 +1,9 @@
 import ConditionsKit
 
-/// The extraction rules for pass pages: one XPath per field, so a site redesign is a
+/// Per-field XPath overrides for pass pages (the `fields` option), so a site redesign is a
 /// configuration edit (`"fields": {"conditions": "//div[@class='road']"}`), not a code change.
+/// An override replaces that field only, whatever layout the page is read with; fields not
+/// overridden come from the layout (`PageLayout`).
 struct PageFields: Sendable, Equatable {
     /// A field a page reports.
     enum Field: String, Sendable, CaseIterable {
@@ -30,14 +32,13 @@ struct PageFields: Sendable, Equatable {
         }
     }
 
-    /// The XPath of each field.
-    private(set) var xpaths: [Field: String] = Dictionary(uniqueKeysWithValues: Field.allCases.map { ($0, $0.classicXPath) })
+    /// The XPath of each overridden field.
+    private(set) var overrides: [Field: String] = [:]
 
-    /// The classic rules.
+    /// No overrides.
     init() {}
 
-    /// The classic rules overridden by the `fields` options object; unknown names and empty
-    /// expressions are configuration errors.
+    /// The `fields` options object; unknown names and empty expressions are configuration errors.
     init(options: inout SourceOptions) throws(ConditionsError) {
         for field in Field.allCases {
             guard let xpath = try options.string(field.rawValue) else { continue }
@@ -49,10 +50,11 @@ struct PageFields: Sendable, Equatable {
             } catch {
                 throw ConditionsError.configuration("\(options.path).\(field.rawValue): \(error)")
             }
-            xpaths[field] = xpath
+            overrides[field] = xpath
         }
         try options.finish()
     }
 
-    subscript(field: Field) -> String { xpaths[field] ?? field.classicXPath }
+    /// The XPath the classic layout reads `field` with: the override, else the classic span.
+    subscript(field: Field) -> String { overrides[field] ?? field.classicXPath }
 }

@@ -10,24 +10,36 @@ struct MountainPass: Sendable, Hashable {
     let elevationFt: Int
     /// The two directions in WSDOT's order: the first is what pages call restriction one.
     let directions: (first: String, second: String)
+    /// The last path segment of the pass's page on wsdot.com, where it differs from `slug`.
+    var siteSlug: String?
+    /// False for a pass known only from the feed (a new id), named by a slug made from its name.
+    var isCatalogued = true
+
+    /// The path segment of the pass's page on wsdot.com.
+    var pageSlug: String { siteSlug ?? slug }
 
     static func == (lhs: MountainPass, rhs: MountainPass) -> Bool { lhs.slug == rhs.slug }
     func hash(into hasher: inout Hasher) { hasher.combine(slug) }
 }
 
-/// The fifteen passes in WSDOT's feed (ids 1…16; 4 is unused).
+/// The sixteen passes in WSDOT's feed (ids 1…17; 4 is unused). The feed may add more: API
+/// mode serves a pass it does not know under a slug made from the feed's name (`feedPass`).
 enum PassCatalog {
     private static let northSouth = (first: "Northbound", second: "Southbound")
     private static let eastWest = (first: "Eastbound", second: "Westbound")
 
     /// Every pass, in WSDOT id order: the default list and order.
+    ///
+    /// `siteSlug`: seen on wsdot.com (2024–2025 captures and links): `snoqualmie`, `stevens`,
+    /// `white`, `north-cascade-hwy`, `crystal-to-greenwater`, `mt.-baker`. Every other pass's
+    /// site slug is assumed to be ours until a page is seen; `pages` overrides either way.
     static let all: [MountainPass] = [
         MountainPass(slug: "blewett", id: 1, name: "Blewett Pass US 97", elevationFt: 4102, directions: northSouth),
         MountainPass(slug: "cayuse", id: 2, name: "Cayuse Pass SR 123", elevationFt: 4675, directions: northSouth),
         MountainPass(slug: "chinook", id: 3, name: "Chinook Pass SR 410", elevationFt: 5430, directions: eastWest),
-        MountainPass(slug: "crystal-greenwater", id: 5, name: "Crystal to Greenwater SR 410", elevationFt: 2600, directions: eastWest),
-        MountainPass(slug: "mt-baker", id: 6, name: "Mt. Baker Hwy SR 542", elevationFt: 4250, directions: eastWest),
-        MountainPass(slug: "north-cascade", id: 7, name: "North Cascade Hwy SR 20", elevationFt: 5477, directions: eastWest),
+        MountainPass(slug: "crystal-greenwater", id: 5, name: "Crystal to Greenwater SR 410", elevationFt: 2600, directions: eastWest, siteSlug: "crystal-to-greenwater"),
+        MountainPass(slug: "mt-baker", id: 6, name: "Mt. Baker Hwy SR 542", elevationFt: 4250, directions: eastWest, siteSlug: "mt.-baker"),
+        MountainPass(slug: "north-cascade", id: 7, name: "North Cascade Hwy SR 20", elevationFt: 5477, directions: eastWest, siteSlug: "north-cascade-hwy"),
         MountainPass(slug: "satus", id: 8, name: "Satus Pass US 97", elevationFt: 3107, directions: northSouth),
         MountainPass(slug: "sherman", id: 9, name: "Sherman Pass SR 20", elevationFt: 5575, directions: eastWest),
         MountainPass(slug: "stevens", id: 10, name: "Stevens Pass US 2", elevationFt: 4061, directions: eastWest),
@@ -37,7 +49,46 @@ enum PassCatalog {
         MountainPass(slug: "loup-loup", id: 14, name: "Loup Loup Pass SR 20", elevationFt: 4020, directions: eastWest),
         MountainPass(slug: "disautel", id: 15, name: "Disautel Pass SR 155", elevationFt: 3252, directions: northSouth),
         MountainPass(slug: "wauconda", id: 16, name: "Wauconda Pass SR 20", elevationFt: 4310, directions: eastWest),
+        // In the feed since 2025 (id 17, "Tiger Mountain SR18"); its site slug is assumed.
+        MountainPass(slug: "tiger-mountain", id: 17, name: "Tiger Mountain SR18", elevationFt: 1377, directions: eastWest),
     ]
+
+    /// The catalog's pass with WSDOT id `id`.
+    static func pass(id: Int) -> MountainPass? { all.first { $0.id == id } }
+
+    /// A pass the feed reports under an id the catalog does not know, named by `slug(fromName:)`.
+    static func feedPass(id: Int, name: String, elevationFt: Int?, directions: (first: String, second: String)?) -> MountainPass {
+        let shownName = name.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        let slug = slug(fromName: shownName)
+        return MountainPass(
+            slug: slug.isEmpty ? "pass-\(id)" : slug, id: id, name: shownName.isEmpty ? "Pass \(id)" : shownName,
+            elevationFt: elevationFt ?? 0, directions: directions ?? eastWest, isCatalogued: false
+        )
+    }
+
+    /// Our style of slug for a feed name: the words before the route designation, without a
+    /// trailing "Pass", lower-cased and hyphenated (`Tiger Mountain SR18` → `tiger-mountain`,
+    /// `Foo Pass US 97` → `foo`). Only letters and digits survive inside words.
+    static func slug(fromName name: String) -> String {
+        var words: [String] = []
+        for word in name.split(whereSeparator: { $0.isWhitespace }) {
+            let lower = word.lowercased()
+            if isRouteDesignation(lower) { break }
+            let kept = String(lower.unicodeScalars.filter { ($0.isASCII && ($0.properties.isAlphabetic || $0.properties.numericType != nil)) }.map(Character.init))
+            if !kept.isEmpty { words.append(kept) }
+        }
+        if words.count > 1, words.last == "pass" { words.removeLast() }
+        return words.joined(separator: "-")
+    }
+
+    /// `sr`, `us`, `i`, `hwy`, `sr18`, `i-90`, `us-97`: where a WSDOT name's road part starts.
+    private static func isRouteDesignation(_ word: String) -> Bool {
+        for prefix in ["sr", "us", "i"] where word.hasPrefix(prefix) {
+            let rest = word.dropFirst(prefix.count).drop { $0 == "-" }
+            if rest.isEmpty || rest.allSatisfy(\.isNumber) { return true }
+        }
+        return word == "hwy" || word == "highway"
+    }
 
     /// The slugs, in catalog order.
     static var slugs: [String] { all.map(\.slug) }

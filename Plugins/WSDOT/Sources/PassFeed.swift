@@ -47,6 +47,32 @@ struct PassFeed: Sendable {
     /// The ids present, for messages about absent passes.
     var ids: [Int] { entries.keys.sorted() }
 
+    /// Every pass in the feed, in id order: the catalog's pass for a known id, else one made
+    /// from the entry (`PassCatalog.feedPass`) with the feed's name, elevation and directions.
+    /// A made-up slug that a catalogued pass already uses gets the id appended.
+    var passes: [MountainPass] {
+        var passes: [MountainPass] = []
+        for id in ids {
+            if let known = PassCatalog.pass(id: id) {
+                passes.append(known)
+                continue
+            }
+            guard let object = entries[id]?.object else { continue }
+            let name = object["MountainPassName"]?.stringValue ?? ""
+            let elevation = object["ElevationInFeet"]?.doubleValue.flatMap { $0.isFinite && abs($0) < 1e6 ? Int($0.rounded()) : nil }
+            func direction(_ key: String) -> String? {
+                Text.normalized(object[key]?["TravelDirection"]?.stringValue)
+            }
+            let directions = direction("RestrictionOne").map { first in (first: first, second: direction("RestrictionTwo") ?? "") }
+            var pass = PassCatalog.feedPass(id: id, name: name, elevationFt: elevation, directions: directions)
+            if passes.contains(pass) || PassCatalog.all.contains(pass) {
+                pass = MountainPass(slug: "\(pass.slug)-\(id)", id: id, name: pass.name, elevationFt: pass.elevationFt, directions: pass.directions, isCatalogued: false)
+            }
+            passes.append(pass)
+        }
+        return passes
+    }
+
     /// The report for `pass`, whose public page is `url`; a `badResponse` error when the feed
     /// lacks the pass or its entry is malformed.
     func report(for pass: MountainPass, url: URL) throws(ConditionsError) -> PassReport {

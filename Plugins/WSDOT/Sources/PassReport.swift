@@ -29,6 +29,25 @@ struct PassReport: Sendable, Equatable {
     var url: URL
     /// The feed's `TravelAdvisoryActive`; pages do not say, so nil in HTML mode.
     var travelAdvisory: Bool?
+    /// The instant the report is read at (the context's now), for `reportAge`.
+    var readAt: Date?
+    /// Rows of the page with a label this module does not know (`data.extra`), in page order.
+    var extra: [ExtraRow] = []
+
+    /// One unknown labelled row of a page.
+    struct ExtraRow: Sendable, Equatable {
+        let label: String
+        let value: String
+    }
+
+    /// Whole seconds between `updated` and `readAt`: off-season passes keep reports for months,
+    /// and a consumer should not have to do date arithmetic to notice.
+    var reportAge: Int? {
+        guard let updated, let readAt else { return nil }
+        let age = readAt.timeIntervalSince(updated).rounded()
+        guard age.isFinite, abs(age) < 1e15 else { return nil }
+        return Int(age)
+    }
 
     var status: PassStatus { PassStatus(directions: restrictions.map(\.status)) }
 
@@ -44,8 +63,14 @@ struct PassReport: Sendable, Equatable {
         object["elevationFt"] = JSONValue(elevationFt)
         object["restrictions"] = .array(restrictions.map(\.json))
         object["updated"] = JSONValue(updated)
+        object["reportAge"] = JSONValue(reportAge)
         object["url"] = .string(Redaction.redact(url))
         object["travelAdvisory"] = travelAdvisory.map(JSONValue.bool) ?? .null
+        if !extra.isEmpty {
+            var rows = JSONObject()
+            for row in extra { rows[row.label] = .string(row.value) }
+            object["extra"] = .object(rows)
+        }
         return .object(object)
     }
 

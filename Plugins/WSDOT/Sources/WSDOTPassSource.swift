@@ -37,35 +37,81 @@ public struct WSDOTPassSource: ConditionsSource {
 
     /// Answers `pass:all` with `{"passes": [...]}` in configured order, or `pass:{name}` with one pass.
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
-        if location.pattern.placeholders.isEmpty {
-            let reports = try await reports(for: settings.passes, context: context)
-            return SourceResult(data: ["passes": .array(reports.map(\.json))])
+        let name: String? = location.pattern.placeholders.isEmpty ? nil : try location.argument("name")
+        switch settings.mode {
+        case .api:
+            let feed: PassFeed
+            do {
+                feed = try await fetchFeed(context: context)
+            } catch {
+                // A name neither the catalog nor the configured list knows is a rejection, not
+                // an outage: the host must not answer it from a stale cache.
+                if let name, PassCatalog.pass(named: name) == nil,
+                   !(settings.passNames ?? []).contains(where: { PassCatalog.normalizedSlug($0) == PassCatalog.normalizedSlug(name) }) {
+                    let report = ConditionsError.report(error)
+                    throw ConditionsError.notFound(
+                        "no pass named \"\(name)\" in the catalog, and WSDOT's feed, which may list newer passes, could not be read (\(report.message))",
+                        suggestions: Suggestions.closest(to: PassCatalog.normalizedSlug(name), among: PassCatalog.slugs).map { "pass:\($0)" })
+                }
+                throw error
+            }
+            let served = try servedPasses(in: feed)
+            guard let name else {
+                let reports = try served.map { pass throws(ConditionsError) in try report(pass, from: feed, context: context) }
+                return SourceResult(data: ["passes": .array(reports.map(\.json))])
+            }
+            if let pass = PassCatalog.pass(named: name, among: served) {
+                return SourceResult(data: try report(pass, from: feed, context: context).json)
+            }
+            // A catalogued pass the feed lacks: say so, rather than "no pass named".
+            if settings.passNames == nil, let known = PassCatalog.pass(named: name) {
+                return SourceResult(data: try report(known, from: feed, context: context).json)
+            }
+            throw notFound(name, among: served)
+        case .html:
+            guard let name else {
+                let reports = try await fetchPages(settings.passes, context: context)
+                return SourceResult(data: ["passes": .array(reports.map(\.json))])
+            }
+            let pass = try configuredPass(named: name)
+            return SourceResult(data: try await fetchPage(pass, context: context).json)
         }
-        let pass = try configuredPass(named: try location.argument("name"))
-        let reports = try await reports(for: [pass], context: context)
-        return SourceResult(data: reports[0].json)
     }
 
     /// The configured pass `name` means, or `notFound` suggesting the closest configured ones.
     func configuredPass(named name: String) throws(ConditionsError) -> MountainPass {
         if let pass = PassCatalog.pass(named: name, among: settings.passes) { return pass }
-        let configured = settings.passes.map(\.slug)
-        let close = Suggestions.closest(to: PassCatalog.normalizedSlug(name), among: configured).map { "pass:\($0)" }
-        if let known = PassCatalog.pass(named: name) {
-            throw ConditionsError.notFound("pass \"\(known.slug)\" is not in \(settings.optionsPath).passes", suggestions: close)
-        }
-        throw ConditionsError.notFound("no pass named \"\(name)\"", suggestions: close)
+        throw notFound(name, among: settings.passes)
     }
 
-    /// Reports for `passes`, in their order.
-    private func reports(for passes: [MountainPass], context: SourceContext) async throws -> [PassReport] {
-        switch settings.mode {
-        case .api:
-            let feed = try await fetchFeed(context: context)
-            return try passes.map { pass throws(ConditionsError) in try feed.report(for: pass, url: settings.pageURL(for: pass)) }
-        case .html:
-            return try await fetchPages(passes, context: context)
+    private func notFound(_ name: String, among passes: [MountainPass]) -> ConditionsError {
+        let configured = passes.map(\.slug)
+        let close = Suggestions.closest(to: PassCatalog.normalizedSlug(name), among: configured).map { "pass:\($0)" }
+        if let known = PassCatalog.pass(named: name) {
+            return ConditionsError.notFound("pass \"\(known.slug)\" is not in \(settings.optionsPath).passes", suggestions: close)
         }
+        return ConditionsError.notFound("no pass named \"\(name)\"", suggestions: close)
+    }
+
+    /// API mode's passes: every pass in the feed (catalogued ones by id, new ids under a slug
+    /// made from their name), or the `passes` option's, resolved against the feed first.
+    private func servedPasses(in feed: PassFeed) throws(ConditionsError) -> [MountainPass] {
+        let inFeed = feed.passes
+        guard let names = settings.passNames else { return inFeed }
+        var served: [MountainPass] = []
+        for (index, name) in names.enumerated() {
+            guard let pass = PassCatalog.pass(named: name, among: inFeed) ?? PassCatalog.pass(named: name) else {
+                throw ConditionsError.badResponse("\(settings.optionsPath).passes[\(index)]: no pass named \"\(name)\" in the catalog or in WSDOT's feed (it has \(inFeed.map(\.slug).joined(separator: ", ")))")
+            }
+            if !served.contains(pass) { served.append(pass) }
+        }
+        return served
+    }
+
+    private func report(_ pass: MountainPass, from feed: PassFeed, context: SourceContext) throws(ConditionsError) -> PassReport {
+        var report = try feed.report(for: pass, url: settings.pageURL(for: pass))
+        report.readAt = context.now
+        return report
     }
 
     private func fetchFeed(context: SourceContext) async throws -> PassFeed {
@@ -108,12 +154,40 @@ public struct WSDOTPassSource: ConditionsSource {
         return reports
     }
 
+    /// One page: fetched as is, or rendered by the `render` browser, then read with `layout`.
     private func fetchPage(_ pass: MountainPass, context: SourceContext) async throws -> PassReport {
         let url = settings.pageURL(for: pass)
-        context.logger.debug("fetching WSDOT pass page", metadata: ["pass": "\(pass.slug)", "url": "\(Redaction.redact(url))"])
-        let response = try await context.http.get(url, headers: ["Accept": "text/html"])
-        try response.requireSuccess()
-        let values = try PageExtraction.values(from: response, fields: settings.fields)
-        return try PassPage.report(values: values, pass: pass, url: url, fields: settings.fields, timeZone: settings.timeZone)
+        let response: HTTPResponse
+        if let renderer = settings.renderer {
+            context.logger.debug("rendering WSDOT pass page", metadata: ["pass": "\(pass.slug)", "url": "\(Redaction.redact(url))"])
+            response = try await renderer.render(url, limits: context.limits)
+        } else {
+            context.logger.debug("fetching WSDOT pass page", metadata: ["pass": "\(pass.slug)", "url": "\(Redaction.redact(url))"])
+            response = try await context.http.get(url, headers: ["Accept": "text/html"])
+            try response.requireSuccess()
+        }
+        let reading: PageReading
+        do {
+            reading = try PageExtraction.read(response, layout: settings.layout, fields: settings.fields)
+        } catch is ShellPage {
+            throw shellError(url)
+        }
+        return try PassPage.report(reading: reading, pass: pass, url: url, fields: settings.fields, timeZone: settings.timeZone, now: context.now)
+    }
+
+    /// The one line for a page that is wsdot.com's application shell: what happened, and both fixes.
+    private func shellError(_ url: URL) -> ConditionsError {
+        let shown = Redaction.redact(url)
+        if settings.renderer != nil {
+            return ConditionsError.badResponse(
+                "\(shown): the rendered page still holds no pass report (its script did not fill it in within the browser's time); "
+                    + "try again, or use \"mode\": \"api\" with WSDOT's access code"
+            )
+        }
+        return ConditionsError.badResponse(
+            "\(shown): the page is an empty shell filled in by JavaScript, so a plain download holds no pass report; "
+                + "set \"render\": \"chromium\" in \(settings.optionsPath) (Debian: apt-get install chromium-headless-shell) "
+                + "or use \"mode\": \"api\" with WSDOT's access code"
+        )
     }
 }

@@ -11,7 +11,7 @@ struct WSDOTSettings: Sendable {
         case api
     }
 
-    static let defaultPageBase = URL(string: "https://wsdot.com/travel/real-time/mountain-passes")!
+    static let defaultPageBase = URL(string: "https://wsdot.com/travel/real-time/mountainpasses")!
     static let classicPageBase = URL(string: "http://www.wsdot.com/traffic/passes")!
     static let defaultAPIBase = URL(string: "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc")!
 
@@ -22,8 +22,15 @@ struct WSDOTSettings: Sendable {
     var baseURL: URL
     /// The API access code; a secret.
     var accessCode: String?
-    /// The passes served, in the configured order.
+    /// The passes served, in the configured order (HTML mode; API mode takes them from the feed).
     var passes: [MountainPass]
+    /// The `passes` option as written, nil when absent: API mode resolves names against the
+    /// feed, which may hold passes the catalog does not know.
+    var passNames: [String]?
+    /// How pages are read.
+    var layout: PageLayout
+    /// The browser that renders pages first (`render`), nil to read them as fetched.
+    var renderer: PageRenderer?
     /// Page URLs overriding `{baseURL}/{slug}/`.
     var pages: [String: URL]
     /// The extraction rules for pages.
@@ -51,8 +58,16 @@ struct WSDOTSettings: Sendable {
             guard !slugs.isEmpty else {
                 throw ConditionsError.configuration("\(path).passes: the list is empty; leave it out to serve every pass")
             }
+            passNames = slugs
             var chosen: [MountainPass] = []
             for (index, slug) in slugs.enumerated() {
+                // API mode may name a pass only the feed knows; it is checked against the feed.
+                if mode == .api, PassCatalog.pass(named: slug) == nil {
+                    guard !PassCatalog.normalizedSlug(slug).isEmpty else {
+                        throw ConditionsError.configuration("\(path).passes[\(index)]: the name is empty")
+                    }
+                    continue
+                }
                 let pass = try Self.pass(slug, at: "\(path).passes[\(index)]")
                 guard !chosen.contains(pass) else {
                     throw ConditionsError.configuration("\(path).passes[\(index)]: \"\(pass.slug)\" is listed twice")
@@ -62,6 +77,27 @@ struct WSDOTSettings: Sendable {
             passes = chosen
         } else {
             passes = PassCatalog.all
+            passNames = nil
+        }
+
+        let layoutName = try options.string("layout", oneOf: PageLayout.allCases.map(\.rawValue)) ?? PageLayout.auto.rawValue
+        layout = PageLayout(rawValue: layoutName) ?? .auto
+
+        renderer = nil
+        if let value = options.value("render"), !value.isNull {
+            if let name = value.stringValue {
+                guard name == "chromium" else {
+                    throw ConditionsError.configuration("\(path).render: \"\(name)\" is not a known browser; use \"chromium\" or an argv array such as [\"/usr/bin/chromium-headless-shell\", \"--headless\", \"--dump-dom\"]")
+                }
+                renderer = PageRenderer(program: .chromium, optionPath: "\(path).render")
+            } else if let argv = try options.strings("render") {
+                guard let first = argv.first, !first.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ConditionsError.configuration("\(path).render: the argv is empty; name a program that prints the rendered page of the URL given last")
+                }
+                renderer = PageRenderer(program: .argv(argv), optionPath: "\(path).render")
+            } else {
+                throw ConditionsError.configuration("\(path).render: expected \"chromium\" or an array of strings, found \(value.typeName)")
+            }
         }
 
         pages = [:]
@@ -92,11 +128,11 @@ struct WSDOTSettings: Sendable {
     }
 
     /// The page a pass is read from (HTML mode) or linked to (API mode): the `pages` override,
-    /// else `{base}/{slug}/` under `baseURL` in HTML mode and WSDOT's public site in API mode.
+    /// else `{base}/{site slug}` under `baseURL` in HTML mode and WSDOT's public site in API mode.
     func pageURL(for pass: MountainPass) -> URL {
         if let page = pages[pass.slug] { return page }
         let base = mode == .html ? baseURL : Self.defaultPageBase
-        return base.appendingPathComponent(pass.slug, isDirectory: true)
+        return base.appendingPathComponent(pass.pageSlug, isDirectory: false)
     }
 
     /// The feed request URL, access code included (redact before showing it).

@@ -7,7 +7,7 @@ import Testing
 /// kept so they never crash again.
 @Suite("fuzz regressions")
 struct FuzzRegressionTests {
-    static let snoqualmiePage = "https://wsdot.com/travel/real-time/mountain-passes/snoqualmie/"
+    static let snoqualmiePage = "https://wsdot.com/travel/real-time/mountainpasses/snoqualmie"
     static let feedURL = "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc/GetMountainPassConditionsAsJson?AccessCode=code"
 
     @Test("a page's elevation too large for an Int falls back to the catalog's (found by wsdot-html)")

@@ -12,8 +12,8 @@ struct RoutingTests {
 
     func stub(_ pages: [String: String], overrides: [String: StubHTTP.Reply] = [:]) throws -> StubHTTP {
         var replies: [String: StubHTTP.Reply] = [:]
-        for (slug, file) in pages { replies["\(classicBase)/\(slug)/"] = try .html(file) }
-        for (slug, reply) in overrides { replies["\(classicBase)/\(slug)/"] = reply }
+        for (slug, file) in pages { replies["\(classicBase)/\(slug)"] = try .html(file) }
+        for (slug, reply) in overrides { replies["\(classicBase)/\(slug)"] = reply }
         return StubHTTP(replies)
     }
 
@@ -29,7 +29,7 @@ struct RoutingTests {
         let passes = try #require(data["passes"]?.arrayValue)
         #expect(passes.compactMap { $0["id"]?.stringValue } == order)
         #expect(passes.compactMap { $0["status"]?.stringValue } == ["closed", "restricted", "open", "restricted"])
-        #expect(Set(await http.requested.map(\.absoluteString)) == Set(order.map { "\(classicBase)/\($0)/" }))
+        #expect(Set(await http.requested.map(\.absoluteString)) == Set(order.map { "\(classicBase)/\($0)" }))
         #expect(await http.requested.count == 4)
     }
 
@@ -41,19 +41,19 @@ struct RoutingTests {
         ])
         let error = await resolveError("pass:all", with: try source(passes: ["snoqualmie", "white", "stevens", "blewett"]), http: http)
         let reportable = try #require(error as? any ReportableError)
-        #expect(reportable.message.hasPrefix("2 of 4 passes failed: white (HTTP 404 Not Found from http://www.wsdot.com/traffic/passes/white/); stevens (http://www.wsdot.com/traffic/passes/stevens/: missing fields conditions, restrictionOne, restrictionTwo, updated"))
+        #expect(reportable.message.hasPrefix("2 of 4 passes failed: white (HTTP 404 Not Found from http://www.wsdot.com/traffic/passes/white); stevens (http://www.wsdot.com/traffic/passes/stevens: missing fields conditions, restrictionOne, restrictionTwo, updated"))
         #expect(reportable.kind == "upstream")
         #expect(!reportable.message.contains("\n"))
     }
 
     @Test("when every failure is of one kind, pass:all reports that kind")
     func allSameKind() async throws {
-        let http = try stub([:], overrides: ["white": .failure(.timeout(seconds: 30, url: "http://www.wsdot.com/traffic/passes/white/")),
-                                             "stevens": .failure(.timeout(seconds: 30, url: "http://www.wsdot.com/traffic/passes/stevens/"))])
+        let http = try stub([:], overrides: ["white": .failure(.timeout(seconds: 30, url: "http://www.wsdot.com/traffic/passes/white")),
+                                             "stevens": .failure(.timeout(seconds: 30, url: "http://www.wsdot.com/traffic/passes/stevens"))])
         let error = await resolveError("pass:all", with: try source(passes: ["white", "stevens"]), http: http)
         let reportable = try #require(error as? any ReportableError)
         #expect(reportable.kind == "timeout")
-        #expect(reportable.message == "2 of 2 passes failed: white (timed out after 30 s: http://www.wsdot.com/traffic/passes/white/); stevens (timed out after 30 s: http://www.wsdot.com/traffic/passes/stevens/)")
+        #expect(reportable.message == "2 of 2 passes failed: white (timed out after 30 s: http://www.wsdot.com/traffic/passes/white); stevens (timed out after 30 s: http://www.wsdot.com/traffic/passes/stevens)")
     }
 
     @Test("an unknown name is notFound with the closest configured passes as URNs")

@@ -29,7 +29,7 @@ enum FanOut {
         let rounds = (pages + perHost - 1) / perHost
         let bound = slack * Double(rounds) * bench.latency
         let boundText = String(format: "≤ %@ ms (1.15 × %d × %@ ms)", Figure.ms(bound), rounds, Figure.ms(bench.latency))
-        let wsdot = #""wsdot": {"module": "WSDOT", "options": {"mode": "html", "baseURL": "\#(pageServer.url("/passes").absoluteString)"}}"#
+        let wsdot = #""wsdot": {"module": "WSDOT", "options": {"mode": "html", "baseURL": "\#(pageServer.url("/passes").absoluteString)", \#(Upstreams.passesOption)}}"#
 
         // One host for the pages, the moon computed locally.
         let local = try bench.workspace.config("fanout", sources: wsdot, routes: #""pass": "wsdot", "moon": "astronomy", "phases": "astronomy""#)

@@ -14,7 +14,7 @@ enum WarmCache {
         do { try server.start() } catch { throw Bench.Failed(description: "loopback server: \(error)") }
         defer { server.stop() }
         let config = try bench.workspace.config("cache", sources: """
-            "wsdot": {"module": "WSDOT", "options": {"mode": "html", "baseURL": "\(server.url("/passes").absoluteString)"}}
+            "wsdot": {"module": "WSDOT", "options": {"mode": "html", "baseURL": "\(server.url("/passes").absoluteString)", \(Upstreams.passesOption)}}
             """, routes: #""pass": "wsdot", "moon": "astronomy", "phases": "astronomy""#)
         let arguments = ["--config", config, "--cache-dir", try bench.workspace.folder("cache/entries").path, "--quiet"] + urns
 

@@ -49,7 +49,14 @@ struct TextRenderer {
         var facts: [String] = []
         if let temperature = pass["temperatureF"]?.doubleValue { facts.append("\(JSONValue.double(temperature))°F") }
         if let elevation = pass["elevationFt"]?.doubleValue { facts.append("\(JSONValue.double(elevation)) ft") }
-        if let updated = pass["updated"]?.stringValue.flatMap({ Timestamp.parse($0) }) { facts.append("updated \(localTime(updated, withDate: true))") }
+        if let updated = pass["updated"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+            // Off-season passes keep months-old reports; printing them like fresh news misleads.
+            if let age = pass["reportAge"]?.doubleValue, age > 86_400 {
+                facts.append(style.yellow("report from \(formats.string(updated, pattern: "EEE MMM d yyyy")), \(Self.staleness(age)) old"))
+            } else {
+                facts.append("updated \(localTime(updated, withDate: true))")
+            }
+        }
         if !facts.isEmpty { rows.append(("", facts.joined(separator: " · "))) }
         let width = rows.map(\.0.count).max() ?? 0
         lines += rows.map { label, value in
@@ -142,6 +149,16 @@ struct TextRenderer {
         if s < 3600 { return "\(s / 60) min" }
         if s < 86400 { return "\(s / 3600) h \(s % 3600 / 60) min" }
         return "\(s / 86400) d \(s % 86400 / 3600) h"
+    }
+
+    /// "2 days", "3 weeks", "7 months", "2 years": how old a stale report is, roughly.
+    static func staleness(_ seconds: Double) -> String {
+        let days = Int(seconds / 86_400)
+        func counted(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+        if days < 14 { return counted(days, "day") }
+        if days < 61 { return counted(days / 7, "week") }
+        if days < 365 { return counted(Int((Double(days) / 30.44).rounded(.down)), "month") }
+        return counted(days / 365, "year")
     }
 
     /// Times print in the location's zone with its usual abbreviation ("Sat Nov 21 06:30 PST");

@@ -130,7 +130,7 @@ struct Resolver: Sendable {
         }
 
         let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
-        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: client)
+        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: client, limits: instance.http)
         instance.logger.debug("resolving \(text) via \(location.pattern)")
         do {
             let result = try await instance.source.resolve(location, context: context)

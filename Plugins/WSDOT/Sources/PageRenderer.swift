@@ -1,0 +1,335 @@
+import ConditionsKit
+import Foundation
+import Synchronization
+// scripts/fuzz compiles this module from its sources without the package's dependencies; it
+// gets a build whose `render` fails in one line (see the end of this file).
+#if canImport(Subprocess)
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+#endif
+
+/// The `render` option: a program that prints the DOM of a page after its scripts ran, given
+/// the page's URL as its last argument.
+///
+/// The program runs as a child with a clean signal state (swift-subprocess) in a process group
+/// of its own, so one signal reaches the browser and every helper process it forks. It gets the
+/// source's `timeout`; on timeout or cancellation its group gets SIGTERM, then SIGKILL; when it
+/// ends, whatever is left of its group is killed too, so no renderer outlives its page. Its
+/// output is read as it comes, off the cooperative pool (swift-subprocess's async I/O), and a
+/// page larger than `maxBodyBytes` ends the run. At most `maxConnectionsPerHost` renders run
+/// at once per source instance.
+struct PageRenderer: Sendable {
+    /// How the program is chosen.
+    enum Program: Sendable, Equatable {
+        /// Find Chromium (`PageRenderer.chromiumNames` on PATH, then `chromiumPaths`).
+        case chromium
+        /// Exactly this argv; the URL is appended.
+        case argv([String])
+    }
+
+    let program: Program
+    /// Where the option lives, for messages.
+    let optionPath: String
+    /// Bounds concurrent renders; shared by every copy of one source instance.
+    let gate = RenderGate()
+
+    /// Binaries tried in order on PATH for `"render": "chromium"`.
+    static let chromiumNames = ["chromium-headless-shell", "chromium", "headless_shell", "google-chrome"]
+    /// Debian keeps the real binaries in `lib/chromium` beside `bin` (`/usr/lib/chromium/`), and
+    /// a package may leave the PATH entry out; searched beside every PATH directory.
+    static let chromiumLibraryFolder = "lib/chromium"
+
+    /// Virtual time for a page's timers and fetches after load: the real site fills its report
+    /// in from a request made after load. Virtual time runs ahead when the page is idle, so a
+    /// quick page does not wait for it.
+    static let virtualTimeBudgetMilliseconds = 10_000
+
+    /// The argv for `url`, or a `configuration` error naming what was searched when no Chromium
+    /// is installed.
+    func argv(for url: URL) throws(ConditionsError) -> [String] {
+        switch program {
+        case .argv(let argv):
+            return argv + [url.absoluteString]
+        case .chromium:
+            guard let binary = Self.findChromium() else { throw Self.missingChromium(optionPath: optionPath) }
+            var argv = [
+                binary, "--headless", "--dump-dom", "--virtual-time-budget=\(Self.virtualTimeBudgetMilliseconds)",
+                "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-dev-shm-usage", "--mute-audio",
+            ]
+            // Chromium refuses to start as root without it; everyone else keeps the sandbox.
+            if geteuid() == 0 { argv.append("--no-sandbox") }
+            return argv + [url.absoluteString]
+        }
+    }
+
+    /// The one line for `"render": "chromium"` on a machine without Chromium: what was searched,
+    /// the Debian package, and the other way to get pass data.
+    static func missingChromium(optionPath: String, path: String? = ProcessInfo.processInfo.environment["PATH"]) -> ConditionsError {
+        ConditionsError.configuration(
+            "\(optionPath): no Chromium found (searched PATH \"\(path ?? "")\" for \(chromiumNames.joined(separator: ", ")), and \(chromiumLibraryFolder)/ beside each PATH directory); "
+                + "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; scripts/dev does this), "
+                + "or use \"mode\": \"api\" with WSDOT's free access code (the api profile, WSDOT_ACCESS_CODE)"
+        )
+    }
+
+    /// The first executable of `chromiumNames` in a PATH directory, else in `lib/chromium` beside one.
+    static func findChromium(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
+        let directories = (path ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
+        for name in chromiumNames {
+            for directory in directories {
+                let candidate = directory + "/" + name
+                if access(candidate, X_OK) == 0 { return candidate }
+            }
+        }
+        for directory in directories {
+            let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path
+            for name in chromiumNames {
+                let candidate = parent + "/" + chromiumLibraryFolder + "/" + name
+                if access(candidate, X_OK) == 0 { return candidate }
+            }
+        }
+        return nil
+    }
+
+}
+
+#if canImport(Subprocess)
+extension PageRenderer {
+    /// The rendered DOM of `url` as an HTML response, or an error of one line: the program
+    /// missing, exiting non-zero, killed by a signal, printing nothing or too much, or timing out.
+    func render(_ url: URL, limits: HTTPLimits) async throws -> HTTPResponse {
+        let argv = try argv(for: url)
+        let shownURL = Redaction.redact(url)
+        let name = (argv[0] as NSString).lastPathComponent
+        await gate.enter(limit: max(1, limits.maxConnectionsPerHost))
+        defer { gate.leave() }
+        try Task.checkCancellation()
+        let outcome = await Self.run(argv, timeout: .milliseconds(Int64(max(0.001, limits.timeout) * 1000)), maxBytes: max(0, limits.maxBodyBytes))
+        let what = "rendering \(shownURL) with \(name)"
+        switch outcome {
+        case .page(let data) where data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }):
+            throw ConditionsError.badResponse("\(what): the program printed nothing")
+        case .page(let data):
+            return HTTPResponse(status: 200, headers: ["content-type": "text/html; charset=utf-8"], body: data, url: url)
+        case .exited(let code):
+            throw ConditionsError.upstream("\(what): the program exited with status \(code)")
+        case .signalled(let signal):
+            throw ConditionsError.upstream("\(what): the program was killed by \(Self.signalName(signal))")
+        case .tooLarge:
+            throw ConditionsError.badResponse("\(what): the page is larger than maxBodyBytes (\(limits.maxBodyBytes) bytes); the program was stopped")
+        case .timedOut:
+            throw RenderTimeout(message: "\(what): timed out after \(Self.seconds(limits.timeout)) s; the program's process group was killed")
+        case .notFound:
+            throw ConditionsError.configuration("\(optionPath): cannot run \(argv[0]): no such program\(argv[0].contains("/") ? "" : " on PATH")")
+        case .cannotRun(let reason):
+            throw ConditionsError.upstream("\(what): cannot run the program: \(reason)")
+        case .cancelled:
+            throw CancellationError()
+        }
+    }
+
+    /// `SIGSEGV` rather than a number: signal numbers differ between platforms.
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT",
+            SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+
+    /// `30`, `0.5`: seconds as messages print them.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
+    }
+
+    /// How one run ended.
+    enum Outcome: Sendable {
+        case page(Data)
+        case exited(Int)
+        case signalled(Int32)
+        case tooLarge
+        case timedOut
+        case notFound
+        case cannotRun(String)
+        case cancelled
+    }
+
+    /// Runs `argv` with stdout read up to `maxBytes`, stdin empty and stderr discarded (Chromium
+    /// is chatty there, and nothing in it is the page).
+    static func run(_ argv: [String], timeout: Duration, maxBytes: Int) async -> Outcome {
+        let program = argv[0]
+        let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
+        var options = PlatformOptions()
+        // 0: the child leads a new group whose ID is its PID, so `kill(-pid, …)` reaches its helpers.
+        options.processGroupID = 0
+        // When the body throws or the task is cancelled: SIGTERM to the group, SIGKILL 1 s later.
+        options.teardownSequence = [.send(signal: .terminate, toProcessGroup: true, allowedDurationToNextStep: .seconds(1))]
+        let run = RenderRun()
+
+        return await withTaskGroup(of: RenderTaskResult.self) { group in
+            group.addTask { [options] in
+                do {
+                    let result = try await Subprocess.run(
+                        executable,
+                        arguments: Arguments(Array(argv.dropFirst())),
+                        environment: .inherit,
+                        platformOptions: options,
+                        input: .none,
+                        output: .sequence,
+                        error: .discarded
+                    ) { execution in
+                        run.started(execution.processIdentifier.value)
+                        var collected = Data()
+                        for try await chunk in execution.standardOutput {
+                            guard collected.count + chunk.count <= maxBytes else {
+                                run.overflowed()
+                                throw RenderOverflow()
+                            }
+                            chunk.withUnsafeBytes { collected.append(contentsOf: $0) }
+                        }
+                        return collected
+                    }
+                    run.finished()
+                    return .finished(.success((result.terminationStatus, result.closureResult)))
+                } catch {
+                    run.finished()
+                    return .finished(.failure(error))
+                }
+            }
+            group.addTask {
+                do { try await Task.sleep(for: timeout) } catch { return .timer }
+                run.timeOut()
+                return .timer
+            }
+
+            var finished: Result<(TerminationStatus, Data), any Error>?
+            for await result in group {
+                guard case .finished(let outcome) = result else { continue }
+                finished = outcome
+                group.cancelAll()
+            }
+            // Helpers the program left behind die with it. The group's ID was the program's PID,
+            // just reaped; Linux hands PIDs out in sequence, so it is not someone else's yet.
+            run.killLeftovers()
+            if run.wasTimedOut { return .timedOut }
+            if Task.isCancelled { return .cancelled }
+            if run.didOverflow { return .tooLarge }
+            switch finished {
+            case .success((.exited(let code), let data))?:
+                return code == 0 ? .page(data) : .exited(Int(code))
+            case .success((.signaled(let signal), _))?:
+                return .signalled(Int32(signal))
+            case .failure(let error as SubprocessError)? where error.code == .executableNotFound:
+                return .notFound
+            case .failure(let error)? where error is CancellationError:
+                return .cancelled
+            case .failure(let error)?:
+                return .cannotRun("\(error)")
+            case nil:
+                return .cancelled
+            }
+        }
+    }
+}
+
+/// Thrown inside the read loop to stop a page larger than `maxBodyBytes`.
+private struct RenderOverflow: Error {}
+
+/// What the two tasks racing over one render report back.
+private enum RenderTaskResult: Sendable {
+    case finished(Result<(TerminationStatus, Data), any Error>)
+    case timer
+}
+
+/// State one render shares between its process task, its timer and the collector.
+private final class RenderRun: Sendable {
+    private struct State {
+        var pgid: pid_t?
+        var ended = false
+        var timedOut = false
+        var overflowed = false
+    }
+    private let state = Mutex(State())
+
+    var wasTimedOut: Bool { state.withLock { $0.timedOut } }
+    var didOverflow: Bool { state.withLock { $0.overflowed } }
+
+    func started(_ pid: pid_t) { state.withLock { $0.pgid = pid } }
+    func finished() { state.withLock { $0.ended = true } }
+    func overflowed() { state.withLock { $0.overflowed = true } }
+
+    /// SIGKILL to the group of a program still running at the deadline: its pipe then closes,
+    /// so the read loop ends, and swift-subprocess reaps it. No SIGTERM first, unlike a
+    /// `watch` hook: a late page is thrown away, so the browser has nothing to finish, and a
+    /// browser shutting down politely can take seconds the caller is already owed.
+    func timeOut() {
+        state.withLock { state in
+            guard !state.ended, let pgid = state.pgid else { return }
+            state.timedOut = true
+            _ = kill(-pgid, SIGKILL)
+        }
+    }
+
+    /// SIGKILL to whatever is left in the group once the program has been reaped.
+    func killLeftovers() {
+        state.withLock { state in
+            guard let pgid = state.pgid else { return }
+            _ = kill(-pgid, SIGKILL)
+        }
+    }
+}
+
+#else
+extension PageRenderer {
+    /// Without swift-subprocess (the fuzzing build) there is no way to run a browser.
+    func render(_ url: URL, limits: HTTPLimits) async throws -> HTTPResponse {
+        throw ConditionsError.configuration("\(optionPath): this build of conditions cannot run programs (built without swift-subprocess)")
+    }
+}
+#endif
+
+/// A render that ran past the source's timeout: kind `timeout`, like an HTTP timeout.
+struct RenderTimeout: ReportableError {
+    let message: String
+    var kind: String { "timeout" }
+}
+
+/// An async counting semaphore: at most `limit` renders at once, the rest wait in order.
+final class RenderGate: Sendable {
+    private struct State {
+        var running = 0
+        var waiting: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    /// Waits for a place among `limit` and takes it.
+    func enter(limit: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let admitted = state.withLock { state in
+                if state.running < limit {
+                    state.running += 1
+                    return true
+                }
+                state.waiting.append(continuation)
+                return false
+            }
+            if admitted { continuation.resume() }
+        }
+    }
+
+    /// Gives the place to the next waiter, if any.
+    func leave() {
+        let next = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            if state.waiting.isEmpty {
+                state.running -= 1
+                return nil
+            }
+            return state.waiting.removeFirst()
+        }
+        next?.resume()
+    }
+}

@@ -1,0 +1,247 @@
+import ConditionsKit
+import Foundation
+import LoopbackServer
+import Logging
+import Testing
+@testable import WSDOT
+
+/// Resolves `urn` with `limits` in the context (the render option obeys them).
+func resolve(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient, limits: HTTPLimits) async throws -> JSONValue {
+    var router = Router<Int>()
+    for pattern in source.routes { try router.register(pattern, 0) }
+    let (location, _) = try router.match(URN(urn))
+    let context = SourceContext(now: Date(timeIntervalSince1970: 1_765_785_000), place: seattle, logger: Logger(label: "test"), http: http, limits: limits)
+    return try await source.resolve(location, context: context).data
+}
+
+/// A shell script in a fresh folder, run as `/bin/sh script pidfile url`.
+struct RenderScript {
+    let folder: URL
+    let script: URL
+    var pidFile: URL { folder.appendingPathComponent("pids") }
+
+    init(_ body: String) throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("wsdot-render-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        script = folder.appendingPathComponent("render.sh")
+        try ("#!/bin/sh\n" + body + "\n").write(to: script, atomically: true, encoding: .utf8)
+    }
+
+    var renderOption: String { #"["/bin/sh", "\#(script.path)", "\#(pidFile.path)"]"# }
+
+    /// PIDs the script wrote (itself and its children).
+    func pids() -> [pid_t] {
+        ((try? String(contentsOf: pidFile, encoding: .utf8)) ?? "").split(whereSeparator: \.isWhitespace).compactMap { pid_t($0) }
+    }
+
+    /// True when `pid` is gone or a zombie waiting for a reaper that is not us.
+    static func isGone(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return true }
+        guard let close = stat.lastIndex(of: ")") else { return true }
+        let state = stat[stat.index(close, offsetBy: 2)...].prefix(1)
+        return state == "Z" || state == "X"
+    }
+
+    /// The script's processes still alive once a SIGKILLed process has had up to `limit` to die:
+    /// the kernel ends a killed process asynchronously, so a check right after the signal can
+    /// still see it running. Polls the condition; returns as soon as it holds.
+    func survivors(within limit: Duration = .seconds(5)) async -> [pid_t] {
+        let deadline = ContinuousClock.now + limit
+        while true {
+            let alive = pids().filter { !Self.isGone($0) }
+            if alive.isEmpty || ContinuousClock.now >= deadline { return alive }
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+    }
+
+    func remove() { try? FileManager.default.removeItem(at: folder) }
+}
+
+@Suite("HTML mode: pages rendered by a program", .serialized)
+struct RenderTests {
+    static let report = [
+        ["Temperature", "30°F / -1°C"], ["Elevation", "3022 ft"], ["Travel eastbound", "No restrictions"],
+        ["Travel westbound", "Pass Closed"], ["Conditions", "Snow."], ["Last updated", "Monday, December 15, 2025 5:30 AM"],
+    ]
+
+    /// A page shaped like wsdot.com: an empty report that its script fills in after a `fetch`
+    /// to the same server, as the real site's application does.
+    static let scriptFilledPage = #"""
+    <!DOCTYPE html><html><head><title>Pass</title><script type="module" src="/travel/real-time/assets/app.js"></script></head>
+    <body><main id="index" data-v-app=""><div class="column-1"><h2>Pass report</h2><!----><!----><!----></div></main>
+    <script>
+    fetch("/data/report.json").then(r => r.json()).then(rows => {
+      const column = document.querySelector(".column-1");
+      for (const [label, value] of rows) {
+        const row = document.createElement("div"); row.className = "condition";
+        const l = document.createElement("div"); l.className = "conditionLabel"; l.textContent = label;
+        const v = document.createElement("div"); v.className = "conditionValue"; v.textContent = value;
+        row.append(l, v); column.append(row);
+      }
+    });
+    </script></body></html>
+    """#
+
+    func server() throws -> LoopbackServer {
+        let server = LoopbackServer()
+        let json = "[" + Self.report.map { "[\"\($0[0])\", \"\($0[1])\"]" }.joined(separator: ",") + "]"
+        server.route("/data/report.json", .json(json))
+        server.route("/travel/real-time/assets/app.js", .text("", contentType: "text/javascript"))
+        server.fallback { request in
+            request.path.hasPrefix("/mountainpasses/") ? .text(Self.scriptFilledPage, contentType: "text/html; charset=utf-8") : .text("no", status: 404)
+        }
+        try server.start()
+        return server
+    }
+
+    @Test("chromium-headless-shell renders a script-filled page, which parses; a plain GET of it is the shell")
+    func realChromium() async throws {
+        let server = try server()
+        defer { server.stop() }
+        let base = server.url("/mountainpasses").absoluteString
+        let rendered = try makeSource(.json(#"{"baseURL": "\#(base)", "render": "chromium", "passes": ["snoqualmie", "stevens"]}"#))
+        let started = ContinuousClock.now
+        let data = try await resolve("pass:snoqualmie", with: rendered, http: StubHTTP([:]), limits: HTTPLimits(timeout: 60))
+        #expect(data["status"] == "closed")
+        #expect(data["temperatureF"] == 30)
+        #expect(data["updated"] == "2025-12-15T13:30:00Z")
+        #expect(data["url"] == .string("\(base)/snoqualmie"))
+        #expect(server.requestCount("/data/report.json") >= 1)
+        #expect(ContinuousClock.now - started < .seconds(60))
+
+        // A plain GET of the same page (no browser) is recognised as the shell.
+        let plain = try makeSource(.json(#"{"baseURL": "\#(base)", "passes": ["snoqualmie"]}"#))
+        let page = StubHTTP(["\(base)/snoqualmie": .body(Data(Self.scriptFilledPage.utf8), contentType: "text/html")])
+        let error = try #require(await resolveError("pass:snoqualmie", with: plain, http: page) as? ConditionsError)
+        #expect(error.message.contains("filled in by JavaScript"))
+
+        // pass:all renders each page, at most maxConnectionsPerHost at once.
+        let all = try await resolve("pass:all", with: rendered, http: StubHTTP([:]), limits: HTTPLimits(timeout: 60, maxConnectionsPerHost: 1))
+        #expect(all["passes"]?.arrayValue?.count == 2)
+    }
+
+    /// Runs `pass:stevens` with `body` as the render program and returns the error, the time
+    /// taken, and the script's processes still alive afterwards.
+    func failingRender(_ body: String, limits: HTTPLimits = HTTPLimits(timeout: 2, maxBodyBytes: 1 << 20)) async throws -> (error: (kind: String, message: String), elapsed: Duration, alive: [pid_t]) {
+        let script = try RenderScript(body)
+        defer { script.remove() }
+        let source = try makeSource(.json(#"{"passes": ["stevens"], "render": \#(script.renderOption)}"#))
+        let started = ContinuousClock.now
+        var thrown: (any Error)?
+        do { _ = try await resolve("pass:stevens", with: source, http: StubHTTP([:]), limits: limits) } catch { thrown = error }
+        let elapsed = ContinuousClock.now - started
+        let error = try #require(thrown)
+        return (ConditionsError.report(error), elapsed, await script.survivors())
+    }
+
+    @Test("a program that hangs (and its child) is killed at the timeout: kind timeout, one line, no process left")
+    func hangs() async throws {
+        let result = try await failingRender(#"echo $$ >> "$1"; sleep 300 & echo $! >> "$1"; wait"#)
+        #expect(result.error.kind == "timeout")
+        #expect(result.error.message.contains("timed out after 2 s"))
+        #expect(!result.error.message.contains("\n"))
+        #expect(result.elapsed < .seconds(10))
+        #expect(result.alive.isEmpty)
+    }
+
+    @Test("a program that crashes fails its pass with the signal")
+    func crashes() async throws {
+        let result = try await failingRender(#"echo $$ >> "$1"; kill -SEGV $$"#)
+        #expect(result.error.kind == "upstream")
+        #expect(result.error.message.contains("killed by SIGSEGV"))
+        #expect(result.alive.isEmpty)
+    }
+
+    @Test("a program that prints 2 GB is stopped at maxBodyBytes")
+    func printsTooMuch() async throws {
+        let result = try await failingRender(#"echo $$ >> "$1"; head -c 2147483648 /dev/zero"#)
+        #expect(result.error.kind == "badResponse")
+        #expect(result.error.message.contains("larger than maxBodyBytes (1048576 bytes)"))
+        #expect(result.elapsed < .seconds(10))
+        #expect(result.alive.isEmpty)
+    }
+
+    @Test("a program that prints nothing, or exits non-zero, fails its pass in one line")
+    func printsNothing() async throws {
+        let nothing = try await failingRender(#"echo $$ >> "$1"; exit 0"#)
+        #expect(nothing.error.kind == "badResponse")
+        #expect(nothing.error.message.contains("printed nothing"))
+        let failing = try await failingRender(#"echo oops >&2; exit 3"#)
+        #expect(failing.error.message.contains("exited with status 3"))
+    }
+
+    @Test("a program that prints the shell gets the render-specific diagnosis")
+    func printsTheShell() async throws {
+        let result = try await failingRender(#"cat <<'EOF'"# + "\n" + RenderTests.scriptFilledPage + "\nEOF")
+        #expect(result.error.kind == "badResponse")
+        #expect(result.error.message.contains("rendered page still holds no pass report"))
+    }
+
+    @Test("a missing program or browser is one line naming what was searched and the Debian package")
+    func missing() async throws {
+        let source = try makeSource(.json(#"{"passes": ["stevens"], "render": ["/nonexistent/browser"]}"#))
+        let error = try #require(await resolveError("pass:stevens", with: source, http: StubHTTP([:])) as? ConditionsError)
+        #expect(error.message.contains("cannot run /nonexistent/browser: no such program"))
+        let chromium = PageRenderer.missingChromium(optionPath: "sources.wsdot.options.render", path: "/nowhere:/nothing")
+        #expect(chromium.kind == .configuration)
+        #expect(chromium.message.contains(#"searched PATH "/nowhere:/nothing" for chromium-headless-shell, chromium, headless_shell, google-chrome, and lib/chromium/ beside each PATH directory"#))
+        #expect(chromium.message.contains("apt-get install chromium-headless-shell"))
+        #expect(chromium.message.contains("access code"))
+        #expect(!chromium.message.contains("\n"))
+        #expect(PageRenderer.findChromium(path: "/nonexistent/bin") == nil)
+        #expect(PageRenderer.findChromium() != nil, "scripts/dev installs chromium-headless-shell")
+        // Debian's binary is found in /usr/lib/chromium even when only its parent's bin is searched.
+        let debian = try #require(PageRenderer.findChromium(path: "/usr/bin"))
+        #expect(debian.hasSuffix("chromium-headless-shell") || debian.hasSuffix("chromium"))
+        // A folder with only `lib/chromium/chromium-headless-shell` beside `bin`.
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("wsdot-lib-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("bin"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("lib/chromium"), withIntermediateDirectories: true)
+        let binary = root.appendingPathComponent("lib/chromium/chromium-headless-shell")
+        try "#!/bin/sh\n".write(to: binary, atomically: true, encoding: .utf8)
+        #expect(chmod(binary.path, 0o755) == 0)
+        #expect(PageRenderer.findChromium(path: root.appendingPathComponent("bin").path) == binary.path)
+        #expect(configurationError(try .json(#"{"render": "firefox"}"#))?.message.contains("render") == true)
+        #expect(configurationError(try .json(#"{"render": []}"#))?.message.contains("argv is empty") == true)
+    }
+
+    @Test("renders never exceed maxConnectionsPerHost at once")
+    func concurrency() async throws {
+        // Each run appends "start" and "end" lines; more than 2 starts without ends means overlap.
+        let script = try RenderScript(#"""
+        echo start >> "$1.log"; n=$(grep -c start "$1.log"); e=$(grep -c end "$1.log" || true); echo $((n - e)) >> "$1.max"
+        cat <<'EOF'
+        <div class="condition"><div class="conditionLabel">Travel eastbound</div><div class="conditionValue">No restrictions</div></div>
+        <div class="condition"><div class="conditionLabel">Conditions</div><div class="conditionValue">Dry</div></div>
+        <div class="condition"><div class="conditionLabel">Last updated</div><div class="conditionValue">12/15/2025 5:30 AM</div></div>
+        EOF
+        echo end >> "$1.log"
+        """#)
+        defer { script.remove() }
+        let source = try makeSource(.json(#"{"render": \#(script.renderOption)}"#))
+        let all = try await resolve("pass:all", with: source, http: StubHTTP([:]), limits: HTTPLimits(maxConnectionsPerHost: 2))
+        #expect(all["passes"]?.arrayValue?.count == PassCatalog.all.count)
+        let overlaps = ((try? String(contentsOfFile: script.pidFile.path + ".max", encoding: .utf8)) ?? "")
+            .split(separator: "\n").compactMap { Int($0) }
+        #expect(overlaps.count == PassCatalog.all.count)
+        #expect((overlaps.max() ?? 99) <= 2)
+    }
+
+    @Test("cancelling a render kills the program's group")
+    func cancellation() async throws {
+        let script = try RenderScript(#"echo $$ >> "$1"; sleep 300 & echo $! >> "$1"; wait"#)
+        defer { script.remove() }
+        let source = try makeSource(.json(#"{"passes": ["stevens"], "render": \#(script.renderOption)}"#))
+        let task = Task { try await resolve("pass:stevens", with: source, http: StubHTTP([:]), limits: HTTPLimits(timeout: 120)) }
+        // Poll for the script's PIDs: the condition, not a fixed delay, decides when to cancel.
+        let deadline = ContinuousClock.now + .seconds(20)
+        while script.pids().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(script.pids().count == 2)
+        task.cancel()
+        let started = ContinuousClock.now
+        _ = await task.result
+        #expect(ContinuousClock.now - started < .seconds(10))
+        #expect(await script.survivors().isEmpty)
+    }
+}

@@ -1,0 +1,86 @@
+import ConditionsKit
+import Foundation
+import LoopbackServer
+import Testing
+@testable import conditions
+
+/// Issue 13 through the binary: the shipped config on a machine with neither a browser nor an
+/// access code, stale reports in text output, and watch ignoring a report's age.
+@Suite struct WSDOTRealSiteTests {
+    let shipped = CLI.packageRoot.appendingPathComponent("sources.json").path
+    /// A PATH with python3 (the shipped config's ferries example runs it) and no Chromium,
+    /// neither in it nor in a `lib/chromium` beside it.
+    let noBrowser: [String: String]
+    let folder: URL
+
+    init() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-browser-\(UUID().uuidString)")
+        let bin = folder.appendingPathComponent("bin")
+        try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("python3").path, withDestinationPath: "/usr/bin/python3")
+        noBrowser = ["PATH": bin.path]
+    }
+
+    @Test func firstRunWithNeitherBrowserNorCodeFailsPassesInOneLineAndStillAnswersTheMoon() throws {
+        let run = try CLI.run(["--config", shipped, "--no-cache", "--format", "ndjson", "pass:snoqualmie", "pass:all", "moon:now"], environment: noBrowser)
+        #expect(run.status == 1)
+        let objects = try run.stdoutLines.map(Upstream.json)
+        try #require(objects.count == 3, "\(run.stderr)")
+        for index in 0..<2 {
+            let error = try #require(objects[index]["error"] as? [String: Any])
+            let message = try #require(error["message"] as? String)
+            #expect(message.contains("no Chromium found"))
+            #expect(message.contains("chromium-headless-shell"))
+            #expect(message.contains("access code"))
+            #expect(!message.contains("\n"))
+        }
+        #expect((objects[2]["data"] as? [String: Any])?["phase"] != nil)
+        // Text output: one stderr line per failed URN.
+        let text = try CLI.run(["--config", shipped, "--no-cache", "pass:stevens", "moon:now"], environment: noBrowser)
+        #expect(text.stderr.split(separator: "\n").filter { $0.contains("pass:stevens") }.count == 1)
+        #expect(text.stderr.contains("apt-get install chromium-headless-shell"))
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func offlineProfileNeedsNoBrowserAndNoNetwork() throws {
+        let run = try CLI.run(["--config", shipped, "--profile", "offline", "pass:snoqualmie", "pass:all", "moon:now"], environment: noBrowser)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(run.stdout.contains("Snoqualmie"))
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    @Test func staleReportsSayHowOldTheyAreInText() throws {
+        let server = LoopbackServer()
+        server.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
+        try server.start()
+        defer { server.stop() }
+        let dir = try Upstream.config(
+            sources: #""wsdot": {"module": "WSDOT", "options": {"mode": "api", "baseURL": "\#(server.url("/api").absoluteString)", "accessCode": "k"}}"#,
+            routes: #""pass": "wsdot""#)
+        defer { try? FileManager.default.removeItem(at: dir) }
+
+        let stale = try CLI.run(["--no-cache", "--now", "2026-07-20T00:00:00Z", "pass:snoqualmie"], in: dir)
+        #expect(stale.status == 0, "\(stale.stderr)")
+        #expect(stale.stdout.contains("report from Sun Dec 14 2025, 7 months old"), "\(stale.stdout)")
+        let fresh = try CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "pass:snoqualmie"], in: dir)
+        #expect(fresh.stdout.contains("updated "))
+        #expect(!fresh.stdout.contains("report from"))
+        let json = try CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "--format", "ndjson", "pass:snoqualmie"], in: dir)
+        #expect((try Upstream.json(json.stdout)["data"] as? [String: Any])?["reportAge"] as? Int == 1136, "DateUpdated is 07:41:03.873")
+        let csv = try CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "--format", "csv", "pass:snoqualmie"], in: dir)
+        #expect(csv.stdout.contains("reportAge"))
+    }
+
+    @Test func watchDoesNotAnnounceAReportWhoseOnlyChangeIsItsAge() throws {
+        func pass(age: Int, updated: String, text: String = "No restrictions") -> JSONValue {
+            ["id": "stevens", "status": "open", "restrictions": [["direction": "Eastbound", "text": .string(text), "status": "open"]],
+             "updated": .string(updated), "reportAge": .int(age)]
+        }
+        let before = ResultState.summarize(pass(age: 60, updated: "2025-12-15T07:41:03Z"))
+        #expect(ResultState.summarize(pass(age: 86_400 * 200, updated: "2025-12-15T07:41:03Z")) == before)
+        #expect(ResultState.summarize(pass(age: 600, updated: "2025-12-15T08:00:00Z")) == before)
+        #expect(ResultState.summarize(pass(age: 60, updated: "2025-12-15T07:41:03Z", text: "Chains required")) != before)
+        let all: JSONValue = ["passes": [pass(age: 1, updated: "x")]]
+        #expect(ResultState.summarize(all) == ResultState.summarize(["passes": [pass(age: 99_999_999, updated: "y")]]))
+    }
+}
