@@ -3,7 +3,9 @@ import PackageDescription
 
 // Folders mirror the architecture:
 //   Sources/ConditionsKit   the contract every source module implements (tiny, public)
-//   Sources/conditions      the host executable (CLI, config, catalog, rendering)
+//   Sources/ConditionsCore  the host as a library: catalog, config, runtime, resolver, cache,
+//                           output, watch; `package` API for the front ends in this package
+//   Sources/conditions      the CLI front end: argument parsing and exit codes
 //   Plugins/<Module>        one self-contained source module each: Sources/, Tests/, README.md
 let package = Package(
     name: "Conditions",
@@ -50,18 +52,17 @@ let package = Package(
         .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "CCurlShims"], exclude: ["README.md"]),
 
         // MARK: Host
-        .executableTarget(
-            name: "conditions",
+        .target(
+            name: "ConditionsCore",
             dependencies: [
                 "ConditionsKit",
+                "ConditionsHTTP",
                 "Fixtures",
                 "Aeris",
                 "WSDOT",
                 "Astronomy",
-                "ConditionsHTTP",
                 "Exec",
                 // new-source: modules above this line
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Subprocess", package: "swift-subprocess"),
@@ -69,11 +70,21 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
+        .executableTarget(
+            name: "conditions",
+            dependencies: [
+                "ConditionsCore",
+                "ConditionsKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
 
         // MARK: Benchmarks (`scripts/dev bench`)
         .executableTarget(
             name: "conditions-bench",
             dependencies: [
+                "ConditionsCore",
                 "ConditionsKit",
                 "ConditionsHTML",
                 "WSDOT",
@@ -105,7 +116,8 @@ let package = Package(
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurlShims"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
-        .testTarget(name: "ConditionsCLITests", dependencies: ["conditions", "LoopbackServer"]),
+        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ConditionsCLITests", dependencies: ["conditions", "ConditionsCore", "LoopbackServer"]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),

@@ -1,5 +1,5 @@
 // Fuzzes the sources.json loader: the host's Config/ sources and Runtime (every module's
-// options validation included), compiled with FuzzSourceCatalog.swift. The input is the file.
+// options validation included), compiled with the host's own SourceCatalog.swift. The input is the file.
 import ConditionsKit
 import Foundation
 import Logging

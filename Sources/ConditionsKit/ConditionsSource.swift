@@ -21,7 +21,7 @@ import Logging
 ///
 ///     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
 ///         let station = try location.argument("station")
-///         return SourceResult(data: ["station": .string(station)])
+///         return SourceResult(data: ["station": .string(station)], kind: "tide")
 ///     }
 /// }
 /// ```
@@ -65,6 +65,16 @@ public protocol ConditionsSource: Sendable {
     /// ```
     static var secretOptions: Set<String> { get }
 
+    /// How this module's kinds of result read as text and what `watch` compares in them, one
+    /// presentation per `ResultKind` its results carry. Empty by default: results then read
+    /// as generic key/value lines and any change in their data is a change.
+    ///
+    /// Presentations are looked up by kind across every registered module, so a kind's
+    /// presentation applies wherever its results come from (a Fixtures replay, a cache entry).
+    /// Two modules producing the same kind share one presentation (the moon kinds' is
+    /// `MoonData.presentations`).
+    static var presentations: [any ResultPresentation] { get }
+
     /// Answers a URN the router matched to one of `routes`. Throw `ConditionsError`
     /// (`.invalidArguments`, `.notFound` with suggestions, `.upstream`, `.badResponse`) or
     /// `HTTPError`; any error fails this URN only.
@@ -76,6 +86,8 @@ extension ConditionsSource {
     public static var defaultTTL: Double { 0 }
     /// No secret options.
     public static var secretOptions: Set<String> { [] }
+    /// No presentations of its own: results read as generic key/value lines.
+    public static var presentations: [any ResultPresentation] { [] }
 }
 
 /// What a module's initializer receives: its instance id, its options and the config's context.
@@ -129,12 +141,15 @@ public struct SourceContext: Sendable {
 public struct SourceResult: Sendable {
     /// The result `data` (its shape is the source's documented contract).
     public var data: JSONValue
+    /// What the data is, naming the presentation it reads through; nil: generic key/value text.
+    public var kind: ResultKind?
     /// When the data was fetched from its origin; nil means now (the context's clock).
     public var fetchedAt: Date?
 
-    /// A result holding `data`, fetched at `fetchedAt` (nil: now).
-    public init(data: JSONValue, fetchedAt: Date? = nil) {
+    /// A result holding `data` of `kind`, fetched at `fetchedAt` (nil: now).
+    public init(data: JSONValue, kind: ResultKind? = nil, fetchedAt: Date? = nil) {
         self.data = data
+        self.kind = kind
         self.fetchedAt = fetchedAt
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
 import LoopbackServer
 import Testing
-@testable import conditions
+@testable import ConditionsCore
 
 /// Issue 12, items 11–15, through the binary: literal secrets never reach cache files or
 /// output, the cache cleans up after killed writers and damage, `--offline` means no network,

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import conditions
+@testable import ConditionsCore
 
 /// Hostile URNs (HostileURNs.swift) through the binary, as arguments and on stdin: no crash,
 /// no hang, one result or one error line each, exit 1, and never a file outside the fixtures.

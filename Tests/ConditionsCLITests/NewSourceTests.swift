@@ -29,9 +29,9 @@ import Testing
     static func skeleton() throws -> URL {
         let folder = try CLI.temporaryDirectory()
         try copyPackage(to: folder, only: ["Package.swift", "scripts"])
-        let host = folder.appendingPathComponent("Sources/conditions")
+        let host = folder.appendingPathComponent("Sources/ConditionsCore/Catalog")
         try FileManager.default.createDirectory(at: host, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Sources/conditions/SourceCatalog.swift"), to: host.appendingPathComponent("SourceCatalog.swift"))
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Sources/ConditionsCore/Catalog/SourceCatalog.swift"), to: host.appendingPathComponent("SourceCatalog.swift"))
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Plugins"), withIntermediateDirectories: true)
         return folder
     }
@@ -42,7 +42,7 @@ import Testing
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = try text(folder.appendingPathComponent("Package.swift"))
-        let catalog = try text(folder.appendingPathComponent("Sources/conditions/SourceCatalog.swift"))
+        let catalog = try text(folder.appendingPathComponent("Sources/ConditionsCore/Catalog/SourceCatalog.swift"))
 
         let run = try Self.newSource(["Tides", "tide"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
@@ -54,6 +54,9 @@ import Testing
         let source = try text(plugin.appendingPathComponent("Sources/TidesSource.swift"))
         #expect(source.contains("public struct TidesSource: ConditionsSource {"))
         #expect(source.contains("[\"tide:{id}\"]"))
+        // The module brings its own presentation; the host is not edited beyond the catalog line.
+        #expect(source.contains("struct TidesPresentation: ResultPresentation {"))
+        #expect(source.contains("public static let kind: ResultKind = \"tide\""))
         #expect(try text(plugin.appendingPathComponent("README.md")).contains("\"routes\": { \"tide\": \"tide\" }"))
 
         let newPackage = try text(folder.appendingPathComponent("Package.swift"))
@@ -64,13 +67,13 @@ import Testing
             ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\"], path: \"Plugins/Tides/Tests\"),",
         ])
         #expect(newPackage.split(separator: "\n").count == package.split(separator: "\n").count + 3)
-        let newCatalog = try text(folder.appendingPathComponent("Sources/conditions/SourceCatalog.swift"))
+        let newCatalog = try text(folder.appendingPathComponent("Sources/ConditionsCore/Catalog/SourceCatalog.swift"))
         let addedToCatalog = Set(newCatalog.split(separator: "\n")).subtracting(catalog.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
         #expect(addedToCatalog == ["TidesSource.self,", "import Tides"])
         #expect(newCatalog.split(separator: "\n").count == catalog.split(separator: "\n").count + 2)
         // No backups or temporary files left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Package.swift", "Plugins", "Sources", "scripts"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/conditions").path) == ["SourceCatalog.swift"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/ConditionsCore/Catalog").path) == ["SourceCatalog.swift"])
     }
 
     @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() throws {
@@ -133,11 +136,11 @@ import Testing
         try #require(build.status == 0, "swift build failed:\n\(build.stdout.suffix(4000))\(build.stderr.suffix(2000))")
         let tests = try Self.run(swift, ["test", "--filter", "TidesTests"], in: folder, timeout: 900)
         #expect(tests.status == 0, "swift test failed:\n\(tests.stdout.suffix(4000))\(tests.stderr.suffix(2000))")
-        #expect((tests.stdout + tests.stderr).contains("3 tests"))
+        #expect((tests.stdout + tests.stderr).contains("4 tests"))
 
         try Data(#"""
             {
-              "location": { "name": "Seattle", "latitude": 47.6097, "longitude": -122.3331 },
+              "location": { "name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles" },
               "sources": { "tides": { "module": "Tides", "options": { "greeting": "high water at" } } },
               "routes": { "tide": "tides" }
             }
@@ -158,5 +161,48 @@ import Testing
 
         let sources = try Self.run(binary, ["sources", "--config", "tides.json"], in: folder, timeout: 60)
         #expect(sources.stdout.contains("Tides"))
+
+        // Text reads through the module's own presentation, not as generic key/value lines.
+        let text = try Self.run(binary, ["--config", "tides.json", "--now", "2026-11-21T14:00:00Z", "tide:seattle"], in: folder,
+                                environment: ["NO_COLOR": "1"], timeout: 60)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdout == "tide:seattle  high water at, seattle (as of Sat Nov 21 06:00 PST)\n")
+
+        // `watch` compares the presentation's change key: asOf moves every poll (the clock is
+        // not pinned) but the message does not, so three polls print the initial state only.
+        let watch = try Self.run(binary, ["watch", "--config", "tides.json", "--every", "1", "--count", "3", "--format", "ndjson", "tide:seattle"],
+                                 in: folder, timeout: 60)
+        #expect(watch.status == 0, "\(watch.stderr)")
+        let events = watch.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(events.map { $0["event"] as? String } == ["initial"], "\(watch.stdout)")
+        #expect(events.first?["after"] as? String == "high water at, seattle")
+
+        // A change the presentation cares about is announced, one it ignores is not: replayed
+        // `tide` results (a Fixtures instance under the same scheme, so the same kind) whose
+        // file changes under a running watch, first only in asOf, then in message.
+        let recorded = folder.appendingPathComponent("recorded/tide")
+        try FileManager.default.createDirectory(at: recorded, withIntermediateDirectories: true)
+        func record(_ message: String, _ asOf: String) -> String {
+            #"{"urn":"tide:seattle","data":{"id":"seattle","message":"\#(message)","length":7,"place":"Seattle","asOf":"\#(asOf)"}}"#
+        }
+        try Data(record("low water at, seattle", "2026-11-21T14:00:00Z").utf8).write(to: recorded.appendingPathComponent("seattle.json"))
+        try Data(#"""
+            {
+              "location": { "name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles" },
+              "sources": { "recorded": { "module": "Fixtures", "options": { "directory": "recorded" } } },
+              "routes": { "tide": "recorded" }
+            }
+            """#.utf8).write(to: folder.appendingPathComponent("replay.json"))
+        let script = """
+            (sleep 1.5; printf '%s' '\(record("low water at, seattle", "2026-11-21T15:00:00Z"))' > recorded/tide/seattle.json.new && mv recorded/tide/seattle.json.new recorded/tide/seattle.json
+             sleep 2; printf '%s' '\(record("high water at, seattle", "2026-11-21T15:00:00Z"))' > recorded/tide/seattle.json.new && mv recorded/tide/seattle.json.new recorded/tide/seattle.json) &
+            exec "$0" watch --config replay.json --every 1 --count 6 --format ndjson tide:seattle
+            """
+        let replayed = try Self.run("/bin/sh", ["-c", script, binary], in: folder, timeout: 60)
+        #expect(replayed.status == 0, "\(replayed.stderr)")
+        let changes = replayed.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(changes.map { "\($0["event"] ?? ""): \($0["after"] ?? "")" } == ["initial: low water at, seattle", "change: high water at, seattle"], "\(replayed.stdout)")
+        let replayText = try Self.run(binary, ["--config", "replay.json", "tide:seattle"], in: folder, environment: ["NO_COLOR": "1"], timeout: 60)
+        #expect(replayText.stdout == "tide:seattle  high water at, seattle (as of Sat Nov 21 07:00 PST)\n")
     }
 }

@@ -2,7 +2,7 @@ import ConditionsKit
 import Foundation
 import LoopbackServer
 import Testing
-@testable import conditions
+@testable import ConditionsCore
 
 /// Issue 13 through the binary: the shipped config on a machine with neither a browser nor an
 /// access code, stale reports in text output, and watch ignoring a report's age.

@@ -24,6 +24,8 @@ public struct AerisSource: ConditionsSource {
     /// Both credentials: the id is not secret by itself, but with the secret it is the
     /// account, and it names the customer in every request URL.
     public static let secretOptions: Set<String> = ["clientId", "clientSecret"]
+    /// `moon` and `phases` read as every moon source's do.
+    public static let presentations = MoonData.presentations
 
     /// `moon:now`, `moon:{date}` and `phases:{count}`.
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}"]
@@ -46,7 +48,7 @@ public struct AerisSource: ConditionsSource {
             let count = try MoonData.phaseCount(location.argument("count"))
             let elements = try await client.fetch(.moonPhases(from: context.now, limit: count), at: place)
             let phases = try AerisPhase.decodeNext(count, from: elements)
-            return SourceResult(data: MoonData.phases(phases.map { ($0.name, $0.date) }))
+            return SourceResult(data: MoonData.phases(phases.map { ($0.name, $0.date) }), kind: .phases)
         }
 
         let instant: Date
@@ -57,6 +59,6 @@ public struct AerisSource: ConditionsSource {
         }
         let elements = try await client.fetch(.sunMoon(at: instant), at: place)
         let moon = try AerisMoon(element: elements[0])
-        return SourceResult(data: moon.json(place: place))
+        return SourceResult(data: moon.json(place: place), kind: .moon)
     }
 }

@@ -13,6 +13,8 @@ public struct AstronomySource: ConditionsSource {
 
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}"]
     public let examples = ["moon:now", "moon:2026-12-04", "phases:5"]
+    /// `moon` and `phases` read as every moon source's do.
+    public static let presentations = MoonData.presentations
 
     /// The years the stated accuracy was measured over; other instants are refused.
     static let years = 1900...2100
@@ -40,7 +42,7 @@ public struct AstronomySource: ConditionsSource {
             let count = try MoonData.phaseCount(try location.argument("count"))
             try Self.checkRange(context.now, place: place, argument: "now", value: Timestamp.string(from: context.now))
             let events = MoonPhases.events(after: context.now, count: count)
-            return SourceResult(data: MoonData.phases(events.map { ($0.phase.name, $0.date) }))
+            return SourceResult(data: MoonData.phases(events.map { ($0.phase.name, $0.date) }), kind: .phases)
         }
         let date: Date
         if placeholders.contains("date") {
@@ -49,7 +51,7 @@ public struct AstronomySource: ConditionsSource {
             date = context.now
             try Self.checkRange(date, place: place, argument: "now", value: Timestamp.string(from: date))
         }
-        return SourceResult(data: MoonReport(at: date, place: place).json(place: place))
+        return SourceResult(data: MoonReport(at: date, place: place).json(place: place), kind: .moon)
     }
 
     /// Parses `moon:{date}`: `now`, a date-time, or a date alone meaning local noon of that

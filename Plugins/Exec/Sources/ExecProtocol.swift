@@ -80,7 +80,9 @@ enum ExecProtocol {
             }
             fetchedAt = date
         }
-        return SourceResult(data: data, fetchedAt: fetchedAt)
+        // A program may say what its data is (`"kind": "moon"`) to read through that kind's
+        // presentation; anything but a string is ignored rather than failing a good answer.
+        return SourceResult(data: data, kind: object["kind"]?.stringValue.map(ResultKind.init(rawValue:)), fetchedAt: fetchedAt)
     }
 
     /// The error a program reported, or nil when `value` is not `{"kind"?, "message"}`.

@@ -6,7 +6,8 @@ import Foundation
 /// A fixture file holds one result object exactly as `conditions --format ndjson` prints it,
 /// so recording one is `conditions --format ndjson pass:snoqualmie > Fixtures/pass/snoqualmie.json`.
 /// The module serves whichever schemes `sources.json` routes to it and never reads outside
-/// its directory.
+/// its directory. A replay has the kind the file's optional `"kind"` member names, else the
+/// URN's scheme, so it reads through the same presentation as the live answer.
 public struct FixturesSource: ConditionsSource {
     public static let moduleName = "Fixtures"
     public static let summary = "Replays recorded results from local JSON files (offline demos and tests)"
@@ -101,7 +102,10 @@ public struct FixturesSource: ConditionsSource {
             }
             fetchedAt = date
         }
-        return SourceResult(data: data, fetchedAt: fetchedAt)
+        // Recordings made with `--format ndjson` carry no kind (the output contract has none);
+        // by convention a kind is the scheme of the routes producing it, so the scheme names it.
+        let kind = object["kind"]?.stringValue.map(ResultKind.init(rawValue:)) ?? ResultKind(rawValue: urn.scheme.lowercased())
+        return SourceResult(data: data, kind: kind, fetchedAt: fetchedAt)
     }
 
     func fixtureNames(scheme: String) -> [String] {

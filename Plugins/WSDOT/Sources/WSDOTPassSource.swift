@@ -15,6 +15,8 @@ public struct WSDOTPassSource: ConditionsSource {
     public static let defaultTTL: Double = 300
     /// The API access code.
     public static let secretOptions: Set<String> = ["accessCode"]
+    /// `pass` results: one pass (`PassReport`) or `{"passes": [...]}`.
+    public static let presentations: [any ResultPresentation] = [PassPresentation()]
 
     /// `pass:{name}` and `pass:all`.
     public let routes: [RoutePattern] = ["pass:{name}", "pass:all"]
@@ -58,23 +60,23 @@ public struct WSDOTPassSource: ConditionsSource {
             let served = try servedPasses(in: feed)
             guard let name else {
                 let reports = try served.map { pass throws(ConditionsError) in try report(pass, from: feed, context: context) }
-                return SourceResult(data: ["passes": .array(reports.map(\.json))])
+                return SourceResult(data: ["passes": .array(reports.map(\.json))], kind: .pass)
             }
             if let pass = PassCatalog.pass(named: name, among: served) {
-                return SourceResult(data: try report(pass, from: feed, context: context).json)
+                return SourceResult(data: try report(pass, from: feed, context: context).json, kind: .pass)
             }
             // A catalogued pass the feed lacks: say so, rather than "no pass named".
             if settings.passNames == nil, let known = PassCatalog.pass(named: name) {
-                return SourceResult(data: try report(known, from: feed, context: context).json)
+                return SourceResult(data: try report(known, from: feed, context: context).json, kind: .pass)
             }
             throw notFound(name, among: served)
         case .html:
             guard let name else {
                 let reports = try await fetchPages(settings.passes, context: context)
-                return SourceResult(data: ["passes": .array(reports.map(\.json))])
+                return SourceResult(data: ["passes": .array(reports.map(\.json))], kind: .pass)
             }
             let pass = try configuredPass(named: name)
-            return SourceResult(data: try await fetchPage(pass, context: context).json)
+            return SourceResult(data: try await fetchPage(pass, context: context).json, kind: .pass)
         }
     }
 

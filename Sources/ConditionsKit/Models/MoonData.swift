@@ -11,6 +11,10 @@ import Foundation
 /// MoonData.phases([("full moon", date)])   // {"phases": [{"name", "date"}]}
 /// ```
 public enum MoonData {
+    /// The presentations of `moon` and `phases` results, for every module producing them
+    /// (`public static let presentations = MoonData.presentations`).
+    public static let presentations: [any ResultPresentation] = [MoonPresentation(), PhasesPresentation()]
+
     /// `moon:now` / `moon:{date}` data: phase name (lower case), illumination in percent,
     /// age in days since new moon, cycle as a 0…1 fraction, rise and set (null on days without).
     public static func observation(phase: String, illumination: Double, age: Double, cycle: Double,
@@ -28,7 +32,32 @@ public enum MoonData {
 
     /// `phases:{count}` data: the principal phases in time order.
     public static func phases(_ events: [(name: String, date: Date)]) -> JSONValue {
-        ["phases": .array(events.map { ["name": .string($0.name), "date": JSONValue($0.date)] })]
+        // Encoding a `Phase` cannot fail (two strings); the fallback only satisfies the compiler.
+        let list = PhaseList(phases: events.map { Phase(name: $0.name, date: $0.date) })
+        return (try? JSONValue(encoding: list)) ?? ["phases": []]
+    }
+
+    /// One principal phase of `phases:{count}`: `{"name": "full moon", "date": "…Z"}`.
+    public struct Phase: Codable, Sendable, Equatable {
+        /// `new moon`, `first quarter`, `full moon` or `last quarter`.
+        public var name: String
+        /// The instant of the phase.
+        public var date: Date
+
+        /// A phase named `name` at `date`.
+        public init(name: String, date: Date) {
+            self.name = name
+            self.date = date
+        }
+    }
+
+    /// `phases:{count}` data as a type: `{"phases": [Phase]}`.
+    public struct PhaseList: Codable, Sendable, Equatable {
+        /// The phases in time order.
+        public var phases: [Phase]
+
+        /// A list of `phases`.
+        public init(phases: [Phase]) { self.phases = phases }
     }
 
     /// The phase counts `phases:{count}` accepts.
@@ -44,4 +73,11 @@ public enum MoonData {
         }
         return count
     }
+}
+
+extension ResultKind {
+    /// `moon:now` / `moon:{date}` data (`MoonData.observation`).
+    public static let moon: ResultKind = "moon"
+    /// `phases:{count}` data (`MoonData.phases`).
+    public static let phases: ResultKind = "phases"
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConditionsCore
 import ConditionsKit
 
 /// `conditions check`: validate the config, printing every problem found.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConditionsCore
 
 /// `conditions completion bash|zsh|fish`: the shell completion script, for the shell's
 /// completion folder (README, Usage).

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConditionsCore
 import ConditionsKit
 import Foundation
 import Logging
@@ -43,3 +44,6 @@ struct GlobalOptions: ParsableArguments {
         }
     }
 }
+
+// The core knows no argument parser; the CLI reads `--format` values by their raw names.
+extension OutputFormat: ExpressibleByArgument {}

@@ -1,4 +1,5 @@
 import Foundation
+import ConditionsCore
 
 /// Where a report's URNs come from: arguments, `-` for standard input, or the config's list.
 enum ReportInput {

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConditionsCore
 import ConditionsKit
 
 /// `conditions routes`: the routing table, pattern → instance → module.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConditionsCore
 import ConditionsKit
 
 /// `conditions sources`: the configured instances and every module this build knows.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import ConditionsCore
 import ConditionsKit
 import Dispatch
 import Foundation

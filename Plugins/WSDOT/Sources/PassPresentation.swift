@@ -1,0 +1,90 @@
+import ConditionsKit
+import Foundation
+
+extension ResultKind {
+    /// `pass:{name}` data (one `PassReport`) and `pass:all` data (`{"passes": [PassReport]}`):
+    /// one kind for both, so a recording replayed under the `pass` scheme reads as the live answer.
+    public static let pass: ResultKind = "pass"
+}
+
+/// How `pass` results read: the pass's name and status, a row per direction's restriction,
+/// conditions, weather, and temperature · elevation · age of the report. `watch` compares the
+/// status and the restriction texts (for `pass:all`, every pass's status); the temperature and
+/// the "updated" time changing is not news.
+struct PassPresentation: ResultPresentation {
+    let kind: ResultKind = .pass
+
+    func render(_ data: JSONValue, context: PresentationContext) -> [String] {
+        if let passes = data["passes"]?.arrayValue, passes.allSatisfy(Self.isPass) {
+            return [context.style.bold(context.urn)] + passes.flatMap { renderPass($0, context: context) }
+        }
+        guard Self.isPass(data) else { return GenericPresentation().render(data, context: context) }
+        return renderPass(data, context: context)
+    }
+
+    func changeKey(_ data: JSONValue) -> ChangeKey {
+        if let passes = data["passes"]?.arrayValue {
+            let statuses = passes.map { "\($0["id"]?.stringValue ?? "?")=\($0["status"]?.stringValue ?? "?")" }
+            return ChangeKey(status: statuses.joined(separator: ", "))
+        }
+        guard let status = data["status"]?.stringValue, let restrictions = data["restrictions"]?.arrayValue else {
+            return GenericPresentation().changeKey(data)
+        }
+        return ChangeKey(status: status, detail: restrictions.compactMap { $0["text"]?.stringValue }.joined(separator: " | "))
+    }
+
+    /// Data from elsewhere (a fixture, the cache) is read as a pass only with the members the
+    /// text is built from.
+    static func isPass(_ data: JSONValue) -> Bool {
+        data["status"]?.stringValue != nil && data["restrictions"]?.arrayValue != nil
+    }
+
+    func renderPass(_ pass: JSONValue, context: PresentationContext) -> [String] {
+        let style = context.style
+        let name = pass["name"]?.stringValue ?? pass["id"]?.stringValue ?? "pass"
+        let status = pass["status"]?.stringValue ?? "unknown"
+        var lines = ["\(style.bold(name))  \(Self.styledStatus(status, style: style))"]
+        var rows: [(String, String)] = []
+        for restriction in pass["restrictions"]?.arrayValue ?? [] {
+            rows.append((restriction["direction"]?.stringValue ?? "—", restriction["text"]?.stringValue ?? "—"))
+        }
+        if let conditions = pass["conditions"]?.stringValue { rows.append(("Conditions", conditions)) }
+        if let weather = pass["weather"]?.stringValue { rows.append(("Weather", weather)) }
+        var facts: [String] = []
+        if let temperature = pass["temperatureF"]?.doubleValue { facts.append("\(JSONValue.double(temperature))°F") }
+        if let elevation = pass["elevationFt"]?.doubleValue { facts.append("\(JSONValue.double(elevation)) ft") }
+        if let updated = pass["updated"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+            // Off-season passes keep months-old reports; printing them like fresh news misleads.
+            if let age = pass["reportAge"]?.doubleValue, age > 86_400 {
+                facts.append(style.yellow("report from \(context.localTime(updated, .date)), \(Self.staleness(age)) old"))
+            } else {
+                facts.append("updated \(context.localTime(updated, .dateTime))")
+            }
+        }
+        if !facts.isEmpty { rows.append(("", facts.joined(separator: " · "))) }
+        let width = rows.map(\.0.count).max() ?? 0
+        lines += rows.map { label, value in
+            "  " + (label.isEmpty ? String(repeating: " ", count: width) : style.dim(label.padding(toLength: width, withPad: " ", startingAt: 0))) + "  " + value
+        }
+        return lines
+    }
+
+    static func styledStatus(_ status: String, style: TextStyle) -> String {
+        switch status {
+        case "open": return style.green("OPEN")
+        case "restricted": return style.yellow("RESTRICTED")
+        case "closed": return style.red("CLOSED")
+        default: return style.dim(status.uppercased())
+        }
+    }
+
+    /// "2 days", "3 weeks", "7 months", "2 years": how old a stale report is, roughly.
+    static func staleness(_ seconds: Double) -> String {
+        let days = Int(seconds / 86_400)
+        func counted(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+        if days < 14 { return counted(days, "day") }
+        if days < 61 { return counted(days / 7, "week") }
+        if days < 365 { return counted(Int((Double(days) / 30.44).rounded(.down)), "month") }
+        return counted(days / 365, "year")
+    }
+}

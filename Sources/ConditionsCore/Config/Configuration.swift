@@ -1,0 +1,213 @@
+import ConditionsKit
+import Foundation
+
+/// `sources.json` after the profile overlay, checked for shape. Options are still raw (the
+/// modules validate their own when instantiated) and `${ENV}` references still unexpanded.
+package struct Configuration {
+    package struct Instance {
+        package let id: String
+        package let module: String
+        let options: JSONObject
+        let http: HTTPLimits
+        /// Seconds a result stays fresh in the cache; nil means the module's default.
+        let ttl: Double?
+    }
+
+    package struct CacheSettings {
+        package var directory: URL?
+        package var enabled = true
+    }
+
+    package var file: URL
+    package var profile: String?
+    package var place: Place
+    package var instances: [Instance]
+    /// URN scheme → instance id, sorted by scheme.
+    package var routes: [(scheme: String, instance: String)]
+    package var report: [String]
+    var http: HTTPLimits
+    package var cache: CacheSettings
+
+    var directory: URL { file.deletingLastPathComponent() }
+
+    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http", "cache"]
+
+    /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
+    package static func load(_ file: ConfigFile, profile requested: String?) throws(ConfigurationError) -> Configuration {
+        var problems: [String] = []
+        var root = file.root
+        checkKeys(root, allowed: topLevelKeys + ["$schema", "description"], path: "", problems: &problems)
+
+        // Profiles: named overlays merged onto the base before anything else is read.
+        let profiles = root["profiles"]?.objectValue ?? JSONObject()
+        if let value = root["profiles"], value.objectValue == nil { problems.append("profiles: expected an object, found \(value.typeName)") }
+        if let requested {
+            if let overlay = profiles[requested] {
+                if let overlay = overlay.objectValue {
+                    checkKeys(overlay, allowed: topLevelKeys.filter { $0 != "profiles" }, path: "profiles.\(requested).", problems: &problems)
+                    root = merge(root, overlay)
+                } else {
+                    problems.append("profiles.\(requested): expected an object, found \(overlay.typeName)")
+                }
+            } else {
+                let known = profiles.keys
+                problems.append("unknown profile \"\(requested)\"" + (known.isEmpty ? "; the config defines no profiles" : "; known: \(known.joined(separator: ", "))"))
+            }
+        }
+
+        let defaults = readLimits(root["http"], path: "http", base: HTTPLimits(), problems: &problems)
+
+        var place = Place(latitude: 0, longitude: 0)
+        if let location = root["location"] {
+            if let object = location.objectValue {
+                var options = SourceOptions(path: "location", object: object, baseDirectory: file.directory)
+                do { place = try Place(options: &options) } catch { problems.append(error.message) }
+            } else {
+                problems.append("location: expected an object, found \(location.typeName)")
+            }
+        } else {
+            problems.append("location: missing; add {\"name\": …, \"latitude\": …, \"longitude\": …}")
+        }
+
+        var instances: [Instance] = []
+        if let sources = root["sources"] {
+            if let sources = sources.objectValue {
+                for (id, entry) in sources {
+                    guard let entry = entry.objectValue else {
+                        problems.append("sources.\(id): expected an object, found \(entry.typeName)"); continue
+                    }
+                    checkKeys(entry, allowed: ["module", "options", "http", "ttl"], path: "sources.\(id).", problems: &problems)
+                    guard let module = entry["module"]?.stringValue else {
+                        problems.append("sources.\(id).module: missing; name one of \(SourceCatalog.moduleNames.joined(separator: ", "))"); continue
+                    }
+                    guard SourceCatalog.module(named: module) != nil else {
+                        let close = Suggestions.closest(to: module, among: SourceCatalog.moduleNames, limit: 1)
+                        problems.append("sources.\(id).module: unknown module \"\(module)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; available: \(SourceCatalog.moduleNames.joined(separator: ", "))")
+                        continue
+                    }
+                    var options = JSONObject()
+                    if let value = entry["options"] {
+                        if let object = value.objectValue { options = object } else { problems.append("sources.\(id).options: expected an object, found \(value.typeName)") }
+                    }
+                    let limits = readLimits(entry["http"], path: "sources.\(id).http", base: defaults, problems: &problems)
+                    let ttl = readDuration(entry["ttl"], path: "sources.\(id).ttl", problems: &problems)
+                    instances.append(Instance(id: id, module: module, options: options, http: limits, ttl: ttl))
+                }
+            } else {
+                problems.append("sources: expected an object, found \(sources.typeName)")
+            }
+        } else {
+            problems.append("sources: missing; define at least one source instance")
+        }
+
+        var routes: [(String, String)] = []
+        if let value = root["routes"] {
+            if let object = value.objectValue {
+                for (scheme, target) in object {
+                    guard Self.isScheme(scheme) else {
+                        problems.append("routes.\(scheme): a scheme is lower-case letters, digits, '-' or '_', starting with a letter"); continue
+                    }
+                    guard let id = target.stringValue else {
+                        problems.append("routes.\(scheme): expected a source instance id (string), found \(target.typeName)"); continue
+                    }
+                    guard instances.contains(where: { $0.id == id }) || (root["sources"]?[id] != nil) else {
+                        let ids = instances.map(\.id)
+                        let close = Suggestions.closest(to: id, among: ids, limit: 1)
+                        problems.append("routes.\(scheme): no source instance \"\(id)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; defined: \(ids.joined(separator: ", "))")
+                        continue
+                    }
+                    routes.append((scheme, id))
+                }
+            } else {
+                problems.append("routes: expected an object, found \(value.typeName)")
+            }
+        } else {
+            problems.append("routes: missing; map URN schemes to source instances, e.g. {\"pass\": \"fixtures\"}")
+        }
+
+        var report: [String] = []
+        if let value = root["report"] {
+            if let array = value.arrayValue {
+                for (index, element) in array.enumerated() {
+                    if let urn = element.stringValue { report.append(urn) } else { problems.append("report[\(index)]: expected a URN string, found \(element.typeName)") }
+                }
+            } else {
+                problems.append("report: expected an array of URNs, found \(value.typeName)")
+            }
+        }
+
+        var cache = CacheSettings()
+        if let value = root["cache"] {
+            if let object = value.objectValue {
+                var options = SourceOptions(path: "cache", object: object, baseDirectory: file.directory)
+                do {
+                    cache.directory = try options.path("directory")
+                    cache.enabled = try options.bool("enabled") ?? true
+                    try options.finish()
+                } catch { problems.append(error.message) }
+            } else {
+                problems.append("cache: expected an object, found \(value.typeName)")
+            }
+        }
+
+        guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
+        return Configuration(file: file.url, profile: requested, place: place, instances: instances,
+                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults, cache: cache)
+    }
+
+    /// Deep-merges `overlay` onto `base`: objects merge member by member, anything else replaces.
+    /// `[a-z][a-z0-9_-]*`, checked by hand: a Regex literal is compiled on every evaluation.
+    static func isScheme(_ text: String) -> Bool {
+        guard let first = text.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
+        return text.utf8.allSatisfy { byte in
+            (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
+        }
+    }
+
+    static func merge(_ base: JSONObject, _ overlay: JSONObject) -> JSONObject {
+        var result = base
+        for (key, value) in overlay {
+            if case .object(let inner)? = result[key], case .object(let overlayInner) = value {
+                result[key] = .object(merge(inner, overlayInner))
+            } else {
+                result[key] = value
+            }
+        }
+        return result
+    }
+
+    static func checkKeys(_ object: JSONObject, allowed: [String], path: String, problems: inout [String]) {
+        for key in object.keys where !allowed.contains(key) {
+            let close = Suggestions.closest(to: key, among: allowed, limit: 1)
+            problems.append("\(path)\(key): unknown key" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; allowed: \(allowed.filter { !$0.hasPrefix("$") && $0 != "description" }.joined(separator: ", "))")
+        }
+    }
+
+    /// A duration given as seconds (`300`) or text (`"5m"`, `"6h"`).
+    static func readDuration(_ value: JSONValue?, path: String, problems: inout [String]) -> Double? {
+        guard let value, !value.isNull else { return nil }
+        if let seconds = value.doubleValue, seconds >= 0 { return seconds }
+        if let text = value.stringValue, let seconds = DurationText.seconds(text) { return seconds }
+        problems.append("\(path): expected a duration such as 300, \"90s\", \"5m\" or \"6h\", found \(value.serialized())")
+        return nil
+    }
+
+    static func readLimits(_ value: JSONValue?, path: String, base: HTTPLimits, problems: inout [String]) -> HTTPLimits {
+        guard let value else { return base }
+        guard let object = value.objectValue else { problems.append("\(path): expected an object, found \(value.typeName)"); return base }
+        var options = SourceOptions(path: path, object: object, baseDirectory: URL(fileURLWithPath: "/"))
+        var limits = base
+        do {
+            if let v = try options.double("connectTimeout", in: 0.001...600) { limits.connectTimeout = v }
+            if let v = try options.double("timeout", in: 0.001...3600) { limits.timeout = v }
+            if let v = try options.int("maxBodyBytes", in: 1...(1 << 40)) { limits.maxBodyBytes = v }
+            if let v = try options.int("maxRedirects", in: 0...50) { limits.maxRedirects = v }
+            if let v = try options.int("maxConnectionsPerHost", in: 1...64) { limits.maxConnectionsPerHost = v }
+            try options.finish()
+        } catch {
+            problems.append(error.message)
+        }
+        return limits
+    }
+}

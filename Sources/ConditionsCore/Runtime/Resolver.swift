@@ -1,0 +1,191 @@
+import ConditionsKit
+import Foundation
+import Logging
+
+/// Resolves URNs against the runtime's router: concurrently, each failure confined to its
+/// own URN, results returned in the order asked, with the on-disk cache in front of sources.
+package struct Resolver: Sendable {
+    package struct CachePolicy: Sendable {
+        /// nil: no cache at all (`--no-cache` or `"cache": {"enabled": false}`).
+        package var store: ResultCache?
+        /// `--offline`: no network. Cached sources answer from the cache only; local sources
+        /// (TTL 0) answer as usual, with an HTTP client that refuses every request.
+        package var offline = false
+        /// `--refresh`: fetch even when a fresh entry exists.
+        package var refresh = false
+
+        /// A policy: `store` nil means no cache at all.
+        package init(store: ResultCache? = nil, offline: Bool = false, refresh: Bool = false) {
+            self.store = store
+            self.offline = offline
+            self.refresh = refresh
+        }
+    }
+
+    package let runtime: Runtime
+    package let now: Date
+    /// Whether `now` was pinned with `--now`; pinned reports are cached under their instant.
+    package let pinned: Bool
+    package let http: @Sendable (HTTPLimits) -> any HTTPClient
+    package var cache = CachePolicy()
+    /// At most this many URNs are in flight at once, so a 1,000-URN report does not open
+    /// a thousand files or requests together (HTTP adds its own per-host limit).
+    package var maximumConcurrency = 32
+    /// Called after each URN resolves with (done, total), for progress display.
+    package var progress: (@Sendable (Int, Int) -> Void)?
+
+    /// A resolver over `runtime`'s router at the instant `now` (`pinned` when `--now` set it),
+    /// with `http` making each source's client from its limits (`HTTPClients.make`).
+    package init(runtime: Runtime, now: Date, pinned: Bool, http: @escaping @Sendable (HTTPLimits) -> any HTTPClient) {
+        self.runtime = runtime
+        self.now = now
+        self.pinned = pinned
+        self.http = http
+    }
+
+    /// Resolves `urns`; a URN asked twice is resolved once and printed twice.
+    package func resolve(_ urns: [String]) async -> [ResultRecord] {
+        var records: [ResultRecord] = []
+        records.reserveCapacity(urns.count)
+        await resolve(urns) { records.append($0) }
+        return records
+    }
+
+    /// Resolves `urns`, handing each record to `emit` in the order asked as soon as it and
+    /// every earlier one are done. At most `maximumConcurrency` URNs are in flight and none is
+    /// started more than `window` positions past the first one not yet emitted, so memory stays
+    /// bounded however long the list: 100,000 URNs cost what a few hundred do. A URN asked
+    /// twice is resolved once; its record is kept only until its last position is emitted.
+    package func resolve(_ urns: [String], emit: (ResultRecord) -> Void) async {
+        // For each position, the index of its URN among the distinct URNs (in first-seen order).
+        var distinct: [String] = []
+        var distinctIndex: [String: Int] = [:]
+        var positions: [Int] = []
+        positions.reserveCapacity(urns.count)
+        for urn in urns {
+            if let index = distinctIndex[urn] {
+                positions.append(index)
+            } else {
+                distinctIndex[urn] = distinct.count
+                positions.append(distinct.count)
+                distinct.append(urn)
+            }
+        }
+        distinctIndex = [:]
+        var firstPosition = [Int](repeating: 0, count: distinct.count)
+        var lastPosition = [Int](repeating: 0, count: distinct.count)
+        for (position, index) in positions.enumerated().reversed() { firstPosition[index] = position }
+        for (position, index) in positions.enumerated() { lastPosition[index] = position }
+
+        let window = maximumConcurrency * 4
+        await withTaskGroup(of: (Int, ResultRecord).self) { group in
+            var ready: [Int: ResultRecord] = [:]
+            var next = 0, inFlight = 0, done = 0, emitted = 0
+            while emitted < urns.count {
+                while next < distinct.count, inFlight < maximumConcurrency, firstPosition[next] < emitted + window {
+                    let index = next
+                    let urn = distinct[index]
+                    group.addTask {
+                        // Await before building the tuple (see WSDOTPassSource.fetchPages: swiftlang/swift#91911).
+                        let record = await resolve(urn)
+                        return (index, record)
+                    }
+                    next += 1
+                    inFlight += 1
+                }
+                guard let (index, record) = await group.next() else { break }
+                inFlight -= 1
+                done += 1
+                progress?(done, distinct.count)
+                ready[index] = record
+                while emitted < urns.count, let record = ready[positions[emitted]] {
+                    emit(record)
+                    if lastPosition[positions[emitted]] == emitted { ready[positions[emitted]] = nil }
+                    emitted += 1
+                }
+            }
+        }
+    }
+
+    package func resolve(_ text: String) async -> ResultRecord {
+        do {
+            let urn = try URN(text)
+            let (location, instance) = try runtime.router.match(urn)
+            return try await resolve(text, location: location, instance: instance)
+        } catch {
+            return failure(text, error)
+        }
+    }
+
+    /// The cache key of `text` from `instance`: a hash, so a key (stored in its entry to catch
+    /// file-name collisions) never holds a URN, an option or a secret in clear text.
+    func cacheKey(_ text: String, instance: SourceInstance) -> String {
+        CacheKey.digest("\(instance.fingerprint)|\(text)" + (pinned ? "|\(Timestamp.string(from: now))" : ""))
+    }
+
+    private func resolve(_ text: String, location: Location, instance: SourceInstance) async throws -> ResultRecord {
+        // A local source (TTL 0) is never cached, under --offline too: it needs no network,
+        // so it answers as usual (its HTTP client below refuses, should it try).
+        let store = instance.ttl > 0 ? cache.store : nil
+        let key = store == nil ? "" : cacheKey(text, instance: instance)
+        let entry = store?.load(key: key, logger: instance.logger)
+        func cached(_ entry: ResultCache.Entry, stale: Bool) -> ResultRecord {
+            ResultRecord(urn: text, outcome: .success(route: entry.route, source: entry.source, fetchedAt: entry.fetchedAt,
+                                                      data: entry.data, staleAge: stale ? max(0, now.timeIntervalSince(entry.fetchedAt)) : nil),
+                         kind: entry.kind)
+        }
+        if let entry {
+            let age = now.timeIntervalSince(entry.fetchedAt)
+            // A pinned clock may lie before the entry; such an entry is still the answer for that instant.
+            if !cache.refresh, age < instance.ttl || (pinned && age < 0) {
+                instance.logger.debug("cache hit for \(text) (age \(Int(age)) s)")
+                return cached(entry, stale: false)
+            }
+            if cache.offline { return cached(entry, stale: age >= instance.ttl) }
+        } else if cache.offline, store != nil {
+            throw ConditionsError(.notFound, "\(text) is not in the cache (--offline answers from the cache only)")
+        }
+
+        let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
+        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: client, limits: instance.http)
+        instance.logger.debug("resolving \(text) via \(location.pattern)")
+        do {
+            let result = try await instance.source.resolve(location, context: context)
+            let fetchedAt = result.fetchedAt ?? now
+            if let store {
+                store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data, kind: result.kind),
+                            logger: instance.logger)
+            }
+            return ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
+                                                              fetchedAt: fetchedAt, data: result.data, staleAge: nil),
+                                kind: result.kind)
+        } catch {
+            // The last good answer beats no answer when the upstream fails; a request the
+            // source rejects (bad arguments, unknown name) gets its error, not stale data.
+            if let entry, Self.isUpstreamFailure(error) {
+                instance.logger.warning("\(text): \(ConditionsError.report(error).message); using the cached result from \(Timestamp.string(from: entry.fetchedAt))")
+                return cached(entry, stale: true)
+            }
+            throw error
+        }
+    }
+
+    static func isUpstreamFailure(_ error: any Error) -> Bool {
+        switch error {
+        case is HTTPError: return true
+        case let error as ConditionsError: return [.upstream, .badResponse].contains(error.kind)
+        case let error as any ReportableError: return ["network", "timeout", "http", "tooLarge", "upstream"].contains(error.kind)
+        default: return false
+        }
+    }
+
+    private func failure(_ text: String, _ error: any Error) -> ResultRecord {
+        let report = ConditionsError.report(error)
+        let suggestions = (error as? ConditionsError)?.suggestions ?? []
+        return ResultRecord(urn: text, outcome: .failure(kind: report.kind, message: redact(report.message), suggestions: suggestions))
+    }
+
+    func redact(_ message: String) -> String {
+        runtime.secrets.reduce(message) { $0.replacingOccurrences(of: $1, with: Redaction.mask) }
+    }
+}

@@ -1,0 +1,159 @@
+import ConditionsKit
+import Foundation
+import Logging
+
+/// The loaded configuration made live: source instances created and every routed scheme's
+/// patterns registered in one Compass router.
+package struct Runtime: Sendable {
+    package let configuration: ConfigurationSummary
+    package let router: Router<SourceInstance>
+    package let instances: [SourceInstance]
+    /// Values that must never be printed: secrets substituted from the environment and the
+    /// values of the options each module declares secret (`secretOptions`), literal or not.
+    package let secrets: Set<String>
+
+    /// The parts of `Configuration` needed after loading.
+    package struct ConfigurationSummary: Sendable {
+        package let file: URL
+        package let profile: String?
+        package let place: Place
+        package let routes: [Route]
+        package let report: [String]
+        package let cache: Configuration.CacheSettings
+
+        package struct Route: Sendable {
+            package let scheme: String
+            package let instance: String
+        }
+    }
+
+    /// Creates the routed instances and the router, collecting every problem (bad options,
+    /// missing environment variables in routed sources, ambiguous patterns). Unrouted instances
+    /// answer nothing, so a report does not pay for creating them; `conditions check` passes
+    /// `validatingUnrouted` to have their options checked too.
+    package init(_ configuration: Configuration, environment: [String: String], logger: Logger, validatingUnrouted: Bool = false) throws(ConfigurationError) {
+        var problems: [String] = []
+        var secrets: Set<String> = []
+        let routed = Set(configuration.routes.map(\.instance))
+        let interpolation = Interpolation(environment: environment)
+        var instances: [SourceInstance] = []
+
+        for entry in configuration.instances {
+            guard let module = SourceCatalog.module(named: entry.module) else { continue }
+            let path = "sources.\(entry.id).options"
+            let outcome = interpolation.apply(.object(entry.options), path: path)
+            secrets.formUnion(outcome.secrets)
+            // Collected for every instance, routed or not, before any is created: `check` and
+            // option errors may quote any of them.
+            let substituted = outcome.value.objectValue ?? JSONObject()
+            secrets.formUnion(Self.declaredSecrets(of: module, in: substituted))
+            guard validatingUnrouted || routed.contains(entry.id) else { continue }
+            // A missing variable only matters where the instance is used: unrouted sources
+            // (Aeris without keys, say) stay configurable without their secrets.
+            if routed.contains(entry.id) {
+                for missing in outcome.missing {
+                    problems.append("\(missing.path): environment variable \(missing.variable) is not set")
+                }
+                if !outcome.missing.isEmpty { continue }
+            }
+            var instanceLogger = logger
+            instanceLogger[metadataKey: "source"] = "\(entry.id)"
+            let sourceConfiguration = SourceConfiguration(
+                instance: entry.id,
+                options: SourceOptions(path: path, object: substituted, baseDirectory: configuration.directory),
+                configDirectory: configuration.directory,
+                place: configuration.place,
+                logger: instanceLogger)
+            do {
+                let source = try module.init(configuration: sourceConfiguration)
+                instances.append(SourceInstance(
+                    id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
+                    ttl: entry.ttl ?? module.defaultTTL,
+                    fingerprint: CacheKey.digest("\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())")))
+            } catch {
+                // Unrouted instances are validated too, but only errors that are not caused
+                // by the secrets they were allowed to lack.
+                if routed.contains(entry.id) || outcome.missing.isEmpty {
+                    problems.append("sources.\(entry.id): \(ConditionsError.report(error).message)")
+                }
+            }
+        }
+
+        var router = Router<SourceInstance>()
+        for route in configuration.routes {
+            guard let instance = instances.first(where: { $0.id == route.instance }) else { continue }
+            let patterns = instance.source.routes.compactMap { pattern -> RoutePattern? in
+                if pattern.scheme == nil { return pattern.bound(toScheme: route.scheme) }
+                return pattern.scheme?.lowercased() == route.scheme ? pattern : nil
+            }
+            if patterns.isEmpty {
+                let served = instance.source.routes.map(\.text).joined(separator: ", ")
+                problems.append("routes.\(route.scheme): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
+            }
+            for pattern in patterns {
+                // An example belongs to the most specific pattern it matches (pass:all to
+                // pass:all, not also to pass:{name}).
+                let examples = instance.source.examples.filter { example in
+                    guard let urn = try? URN(example), pattern.match(urn) != nil else { return false }
+                    return !patterns.contains { $0.literalCount > pattern.literalCount && $0.match(urn) != nil }
+                }
+                do { try router.register(pattern, instance, examples: examples) } catch {
+                    problems.append("routes.\(route.scheme): \(error.message)")
+                }
+            }
+        }
+
+        guard problems.isEmpty else {
+            // An option's error may quote its value, which may hold a substituted secret; the
+            // log handler only learns the secrets once loading succeeds, so mask them here.
+            let masked = problems.map { problem in secrets.reduce(problem) { $0.replacingOccurrences(of: $1, with: Redaction.mask) } }
+            throw ConfigurationError(problems: masked.map { "\(configuration.file.path): \($0)" })
+        }
+        self.router = router
+        self.instances = instances
+        self.secrets = secrets
+        self.configuration = ConfigurationSummary(
+            file: configuration.file, profile: configuration.profile, place: configuration.place,
+            routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
+            report: configuration.report, cache: configuration.cache)
+    }
+
+    /// Every secret in `configuration` without creating any instance, for commands that only
+    /// list it (`sources`): substituted `${ENV}` secrets and declared secret options.
+    package static func secrets(in configuration: Configuration, environment: [String: String]) -> Set<String> {
+        let interpolation = Interpolation(environment: environment)
+        var secrets: Set<String> = []
+        for entry in configuration.instances {
+            guard let module = SourceCatalog.module(named: entry.module) else { continue }
+            let outcome = interpolation.apply(.object(entry.options), path: "sources.\(entry.id).options")
+            secrets.formUnion(outcome.secrets)
+            secrets.formUnion(declaredSecrets(of: module, in: outcome.value.objectValue ?? JSONObject()))
+        }
+        return secrets
+    }
+
+    /// The values of the options `module` declares secret, in its substituted `options`.
+    static func declaredSecrets(of module: any ConditionsSource.Type, in options: JSONObject) -> Set<String> {
+        module.secretOptions.reduce(into: []) { secrets, name in
+            if let value = options[name] { secrets.formUnion(secretValues(in: value)) }
+        }
+    }
+
+    /// The secrets in a declared secret option's value: a string is one; an object holds
+    /// them in its members with secret-looking names (see `ConditionsSource.secretOptions`).
+    /// `${…}` left unsubstituted (a missing variable) is not a value, so it is not masked.
+    static func secretValues(in value: JSONValue) -> Set<String> {
+        switch value {
+        case .string(let text):
+            return text.isEmpty || text.contains("${") ? [] : [text]
+        case .array(let elements):
+            return elements.reduce(into: []) { $0.formUnion(secretValues(in: $1)) }
+        case .object(let object):
+            return object.reduce(into: []) { result, member in
+                if Redaction.isSensitive(member.key) { result.formUnion(secretValues(in: member.value)) }
+            }
+        default:
+            return []
+        }
+    }
+}

@@ -1,0 +1,4 @@
+/// The version printed by `--version` and sent in the HTTP User-Agent.
+package enum Version {
+    package static let current = "0.1.0"
+}

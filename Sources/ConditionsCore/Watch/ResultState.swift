@@ -1,0 +1,23 @@
+import ConditionsKit
+
+/// What `watch` compares between polls: the change key of the result's presentation
+/// (a pass's status and restriction texts, the moon's phase name, …), not every byte: a pass's
+/// "updated" time changing is not news; its status changing is.
+package struct ResultState: Equatable, Sendable {
+    /// One word or phrase: `restricted`, `waxing gibbous`, `error: timeout`, …
+    package let status: String
+    /// Details that also count as a change when they differ (restriction texts, phase dates).
+    package let detail: String
+
+    package init(_ record: ResultRecord) {
+        switch record.outcome {
+        case .failure(let kind, _, _):
+            status = "error: \(kind)"
+            detail = ""
+        case .success(_, _, _, let data, _):
+            let key = SourceCatalog.presentation(for: record.kind).changeKey(data)
+            status = key.status
+            detail = key.detail
+        }
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// `moon:now` as text: `🌔 waxing gibbous, 88% lit, 12.3 days old` and the day's rise and set.
+/// `watch` compares the phase name only: illumination and age change every poll.
+struct MoonPresentation: ResultPresentation {
+    let kind: ResultKind = .moon
+
+    func render(_ moon: JSONValue, context: PresentationContext) -> [String] {
+        // Not a moon after all (a fixture routed under the wrong scheme, say): still readable.
+        guard let phase = moon["phase"]?.stringValue else { return GenericPresentation().render(moon, context: context) }
+        var summary = "\(MoonGlyph.glyph(for: phase)) \(phase)"
+        // Data may come from any source (a hand-edited fixture, say): a number no Int holds is skipped, not a trap.
+        if let lit = moon["illumination"]?.doubleValue.flatMap({ Int(exactly: $0.rounded()) }) { summary += ", \(lit)% lit" }
+        if let age = moon["age"]?.doubleValue { summary += ", \(String(format: "%.1f", age)) days old" }
+        var lines = ["\(context.style.bold(context.urn))  \(summary)"]
+        let rise = moon["rise"]?.stringValue.flatMap { Timestamp.parse($0) }
+        let set = moon["set"]?.stringValue.flatMap { Timestamp.parse($0) }
+        let times = [
+            rise.map { "rises \(context.localTime($0, .time))" } ?? "no moonrise",
+            set.map { "sets \(context.localTime($0, .time))" } ?? "no moonset",
+        ]
+        let place = moon["location"]?["name"]?.stringValue ?? context.placeName
+        lines.append("  " + times.joined(separator: ", ") + (place.map { " (\($0))" } ?? ""))
+        return lines
+    }
+
+    func changeKey(_ moon: JSONValue) -> ChangeKey {
+        guard let phase = moon["phase"]?.stringValue else { return GenericPresentation().changeKey(moon) }
+        return ChangeKey(status: phase)
+    }
+}
+
+/// `phases:5` as text: one aligned line per phase with its glyph and local date. `watch`
+/// reports the next phase, and any change of dates as a change.
+struct PhasesPresentation: ResultPresentation {
+    let kind: ResultKind = .phases
+
+    func render(_ data: JSONValue, context: PresentationContext) -> [String] {
+        guard let phases = data["phases"]?.arrayValue, phases.allSatisfy({ $0["name"]?.stringValue != nil }) else {
+            return GenericPresentation().render(data, context: context)
+        }
+        let width = phases.compactMap { $0["name"]?.stringValue?.count }.max() ?? 0
+        return [context.style.bold(context.urn)] + phases.map { phase in
+            let name = phase["name"]?.stringValue ?? "?"
+            let date = phase["date"]?.stringValue.flatMap { Timestamp.parse($0) }
+            return "  \(MoonGlyph.glyph(for: name)) \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(date.map { context.localTime($0, .dateTime) } ?? "—")"
+        }
+    }
+
+    func changeKey(_ data: JSONValue) -> ChangeKey {
+        guard let phases = data["phases"]?.arrayValue, let first = phases.first else { return GenericPresentation().changeKey(data) }
+        return ChangeKey(status: "next: \(first["name"]?.stringValue ?? "?")",
+                         detail: phases.compactMap { $0["date"]?.stringValue }.joined(separator: ","))
+    }
+}
+
+/// The moon-phase emoji.
+enum MoonGlyph {
+    static let glyphs: [(String, String)] = [
+        ("new moon", "🌑"), ("waxing crescent", "🌒"), ("first quarter", "🌓"), ("waxing gibbous", "🌔"),
+        ("full moon", "🌕"), ("waning gibbous", "🌖"), ("last quarter", "🌗"), ("waning crescent", "🌘"),
+    ]
+
+    static func glyph(for phase: String) -> String {
+        glyphs.first { $0.0 == phase.lowercased() }?.1 ?? "🌙"
+    }
+}
