@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import ConditionsCore
+@testable import conditions
 
 /// Hostile URNs (HostileURNs.swift) through the binary, as arguments and on stdin: no crash,
 /// no hang, one result or one error line each, exit 1, and never a file outside the fixtures.

@@ -70,17 +70,4 @@ import Testing
         let csv = try CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "--format", "csv", "pass:snoqualmie"], in: dir)
         #expect(csv.stdout.contains("reportAge"))
     }
-
-    @Test func watchDoesNotAnnounceAReportWhoseOnlyChangeIsItsAge() throws {
-        func pass(age: Int, updated: String, text: String = "No restrictions") -> JSONValue {
-            ["id": "stevens", "status": "open", "restrictions": [["direction": "Eastbound", "text": .string(text), "status": "open"]],
-             "updated": .string(updated), "reportAge": .int(age)]
-        }
-        let before = ResultState.summarize(pass(age: 60, updated: "2025-12-15T07:41:03Z"))
-        #expect(ResultState.summarize(pass(age: 86_400 * 200, updated: "2025-12-15T07:41:03Z")) == before)
-        #expect(ResultState.summarize(pass(age: 600, updated: "2025-12-15T08:00:00Z")) == before)
-        #expect(ResultState.summarize(pass(age: 60, updated: "2025-12-15T07:41:03Z", text: "Chains required")) != before)
-        let all: JSONValue = ["passes": [pass(age: 1, updated: "x")]]
-        #expect(ResultState.summarize(all) == ResultState.summarize(["passes": [pass(age: 99_999_999, updated: "y")]]))
-    }
 }

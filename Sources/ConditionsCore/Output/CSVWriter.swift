@@ -2,7 +2,7 @@ import ConditionsKit
 
 /// `--format csv`: one row per result. Fixed columns first (`urn`, `ok`, `route`, `source`,
 /// `fetchedAt`, `stale`, `age`, `error.kind`, `error.message`), then every `data` field
-/// flattened to a dotted path (`data.restrictions.0.direction`), in first-seen order; reports
+/// flattened to a dotted path (`data.items.0.name`), in first-seen order; reports
 /// longer than `Stream.headerWindow` rows end with `data.more`.
 package enum CSVWriter {
     static let fixedColumns = ["urn", "ok", "route", "source", "fetchedAt", "stale", "age", "error.kind", "error.message"]

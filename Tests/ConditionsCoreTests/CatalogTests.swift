@@ -1,0 +1,56 @@
+import ConditionsKit
+import Foundation
+import Testing
+@testable import ConditionsCore
+
+/// The one registration point, and the presentations it gathers from the modules.
+@Suite struct CatalogTests {
+    @Test func everyModuleOnceByName() {
+        let names = SourceCatalog.moduleNames
+        #expect(Set(names).count == names.count)
+        #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec"])
+        #expect(SourceCatalog.module(named: "Astronomy") != nil)
+        #expect(SourceCatalog.module(named: "astronomy") == nil)
+    }
+
+    @Test func presentationsAreFoundByKind() {
+        #expect(SourceCatalog.presentation(for: "pass").kind == "pass")
+        #expect(SourceCatalog.presentation(for: .moon).kind == .moon)
+        #expect(SourceCatalog.presentation(for: .phases).kind == .phases)
+        #expect(SourceCatalog.presentation(for: "tide") is GenericPresentation)
+        #expect(SourceCatalog.presentation(for: nil) is GenericPresentation)
+    }
+}
+
+/// What `watch` compares, through each kind's presentation.
+@Suite struct ResultStateTests {
+    func state(_ data: JSONValue, kind: ResultKind?) -> ResultState {
+        ResultState(ResultRecord(urn: "x:y", outcome: .success(route: "x:{id}", source: "s", fetchedAt: Date(), data: data, staleAge: nil), kind: kind))
+    }
+
+    @Test func theMoonChangesWithItsPhaseOnly() {
+        let a = state(["phase": "waxing gibbous", "illumination": 87.7, "age": 12.29], kind: .moon)
+        let b = state(["phase": "waxing gibbous", "illumination": 91.0, "age": 12.9], kind: .moon)
+        let c = state(["phase": "full moon", "illumination": 99.0, "age": 14.8], kind: .moon)
+        #expect(a == b)
+        #expect(a != c)
+        #expect(c.status == "full moon")
+    }
+
+    @Test func phasesReportTheNextOne() {
+        let s = state(["phases": [["name": "full moon", "date": "2026-11-24T14:53:26Z"]]], kind: .phases)
+        #expect(s.status == "next: full moon")
+    }
+
+    @Test func unknownKindsCompareTheirStatusOrAnyChange() {
+        #expect(state(["status": "up", "n": 1], kind: nil).status == "up")
+        #expect(state(["status": "up", "n": 1], kind: nil) != state(["status": "up", "n": 2], kind: nil))
+        #expect(state(["n": 1], kind: "tide").status == "changed")
+        #expect(state(["n": 1], kind: "tide") == state(["n": 1], kind: "tide"))
+    }
+
+    @Test func failuresAreStatesToo() {
+        let failed = ResultState(ResultRecord(urn: "x:y", outcome: .failure(kind: "timeout", message: "slow", suggestions: [])))
+        #expect(failed.status == "error: timeout")
+    }
+}
