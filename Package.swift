@@ -87,7 +87,6 @@ let package = Package(
                 "ConditionsCore",
                 "ConditionsKit",
                 "ConditionsHTML",
-                "WSDOT",
                 "LoopbackServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
