@@ -4,6 +4,7 @@ package enum Failure: Error, CustomStringConvertible {
     case usage(String)
     case configuration(ConfigurationError)
 
+    /// The message printed after `conditions: `.
     package var description: String {
         switch self {
         case .usage(let message): return message

@@ -18,16 +18,23 @@ import Darwin
 /// treated as missing and overwritten. Nothing here is fatal: problems are logged as one
 /// `cache: …` warning line each (once per process) and the report goes on without the cache.
 package struct ResultCache: Sendable {
+    /// One stored result.
     package struct Entry: Sendable {
+        /// The URN as asked.
         package let urn: String
+        /// The instance id that answered.
         package let source: String
+        /// The route pattern matched.
         package let route: String
+        /// When the source fetched the data.
         package let fetchedAt: Date
+        /// The result data.
         package let data: JSONValue
         /// Stored so a cached answer reads through the same presentation as a fresh one.
         package var kind: ResultKind? = nil
     }
 
+    /// The cache folder (created 0700 on first write).
     package let directory: URL
 
     /// A cache in `directory`, created (0700) on first write.

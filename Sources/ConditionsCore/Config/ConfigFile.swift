@@ -3,9 +3,12 @@ import Foundation
 
 /// Finds and reads `sources.json`, turning JSON syntax errors into `file:line:column` messages.
 package struct ConfigFile {
+    /// Where the config was read from.
     package let url: URL
+    /// The parsed top-level object, keys in file order.
     package let root: JSONObject
 
+    /// The folder holding the config; relative paths in it resolve against this.
     package var directory: URL { url.deletingLastPathComponent() }
 
     /// Lookup order: `--config`, `$CONDITIONS_CONFIG`, `./sources.json`,
@@ -42,6 +45,7 @@ package struct ConfigFile {
     /// The largest config file read; anything bigger is not a hand-written config.
     static let maximumSize = 4 << 20
 
+    /// Reads and parses `url`: a regular file of at most `maximumSize` bytes holding one JSON object; problems name the file, line and column.
     package static func read(_ url: URL) throws(ConfigurationError) -> ConfigFile {
         let name = url.path
         let data: Data
@@ -100,10 +104,14 @@ package struct ConfigFile {
 
 /// One or more problems with the configuration: printed one per line, exit code 2.
 package struct ConfigurationError: Error, CustomStringConvertible {
+    /// One line each, already prefixed with the file (and line and column) they concern.
     package var problems: [String]
 
+    /// An error of one problem.
     package init(_ problem: String) { problems = [problem] }
+    /// An error of several problems, reported together.
     package init(problems: [String]) { self.problems = problems }
 
+    /// The problems, one per line.
     package var description: String { problems.joined(separator: "\n") }
 }

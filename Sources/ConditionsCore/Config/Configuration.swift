@@ -4,8 +4,11 @@ import Foundation
 /// `sources.json` after the profile overlay, checked for shape. Options are still raw (the
 /// modules validate their own when instantiated) and `${ENV}` references still unexpanded.
 package struct Configuration {
+    /// One entry under `sources`: an instance of a module with its options.
     package struct Instance {
+        /// The key under `sources`.
         package let id: String
+        /// The module it instantiates (`SourceCatalog.module(named:)`).
         package let module: String
         let options: JSONObject
         let http: HTTPLimits
@@ -13,19 +16,28 @@ package struct Configuration {
         let ttl: Double?
     }
 
+    /// The `cache` object.
     package struct CacheSettings {
+        /// The cache folder; nil: `ResultCache.defaultDirectory`.
         package var directory: URL?
+        /// Whether reports use the cache at all.
         package var enabled = true
     }
 
+    /// The config file read.
     package var file: URL
+    /// The profile applied, if any.
     package var profile: String?
+    /// The `location`: the default place of every source.
     package var place: Place
+    /// The `sources` entries in file order.
     package var instances: [Instance]
     /// URN scheme → instance id, sorted by scheme.
     package var routes: [(scheme: String, instance: String)]
+    /// The `report` list: URNs resolved when none are given.
     package var report: [String]
     var http: HTTPLimits
+    /// The `cache` settings.
     package var cache: CacheSettings
 
     var directory: URL { file.deletingLastPathComponent() }

@@ -10,11 +10,6 @@ package enum CSVWriter {
     /// the fields of a row that first appeared after the header was printed.
     static let moreColumn = "data.more"
 
-    package static func render(_ records: [ResultRecord]) -> String {
-        var stream = Stream()
-        return records.map { stream.add($0) }.joined() + stream.finish()
-    }
-
     /// Rows as they arrive. A header must name every column before the first row, so rows are
     /// held back until `headerWindow` of them have been seen (or the report ends, which gives
     /// the exact header of a whole report); after that they print at once, and a field the

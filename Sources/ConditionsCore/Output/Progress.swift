@@ -10,11 +10,13 @@ package final class Progress: Sendable {
     /// Results printing to the same terminal as they arrive must not land mid-line.
     private let sharesTerminalWithOutput = isatty(STDOUT_FILENO) == 1
 
+    /// A progress line on stderr when it is a terminal, `enabled` and the report long enough; else nil.
     package static func onTerminal(enabled: Bool, total: Int) -> Progress? {
         guard enabled, total >= minimumCount, isatty(STDERR_FILENO) == 1 else { return nil }
         return Progress()
     }
 
+    /// Shows `done` of `total`.
     package func update(_ done: Int, _ total: Int) {
         let shouldShow = lastShown.withLock { last in
             guard done > last else { return false }
@@ -29,6 +31,7 @@ package final class Progress: Sendable {
         if sharesTerminalWithOutput { write("\r\u{1B}[2K", to: .standardError) }
     }
 
+    /// Removes the progress line for good.
     package func finish() {
         write("\r\u{1B}[2K", to: .standardError)
     }

@@ -13,6 +13,7 @@ package struct ReportPrinter {
     private var printed = 0
     private var csv = CSVWriter.Stream()
 
+    /// A printer of `format`, styled by `style`, local times in `place`'s zone.
     package init(format: OutputFormat, style: TextStyle, place: Place) {
         self.format = format
         self.style = style
@@ -54,11 +55,5 @@ package struct ReportPrinter {
         case .csv: write(csv.finish(), to: .standardOutput)
         default: break
         }
-    }
-
-    /// Prints every record, then the closing part.
-    package mutating func print(_ records: [ResultRecord]) {
-        for record in records { print(record) }
-        finish()
     }
 }

@@ -146,7 +146,9 @@ package enum StandardStreams {
         return .success(String(decoding: bytes, as: UTF8.self))
     }
 
+    /// Standard input could not be read (too large, not text, an I/O error).
     package struct InputError: Error, CustomStringConvertible {
+        /// The reason, one line.
         package let description: String
     }
 }

@@ -1,6 +1,8 @@
 /// A plain left-aligned text table for `routes` and `sources`.
 package struct Table {
+    /// The column titles.
     package let headers: [String]
+    /// The cells, row by row.
     package let rows: [[String]]
 
     /// A table of `rows` under `headers`.
@@ -9,6 +11,7 @@ package struct Table {
         self.rows = rows
     }
 
+    /// The table as aligned text, each line indented by `indent` spaces.
     package func rendered(indent: Int = 0) -> String {
         let all = [headers] + rows
         let widths = headers.indices.map { column in all.map { $0.indices.contains(column) ? $0[column].count : 0 }.max() ?? 0 }

@@ -12,6 +12,7 @@ import Mustache
 package struct TemplateRenderer {
     let template: MustacheTemplate
 
+    /// Reads and compiles the Mustache template in `file`; a usage error when it cannot.
     package init(file: URL) throws(Failure) {
         let text: String
         do { text = try String(contentsOf: file, encoding: .utf8) } catch {
@@ -25,6 +26,7 @@ package struct TemplateRenderer {
         }
     }
 
+    /// The template rendered over every record (see the README for the context it sees).
     package func render(_ records: [ResultRecord], generatedAt: Date, place: Place) -> String {
         var byURN: [String: Any] = [:]
         let results = records.map { record -> Any in

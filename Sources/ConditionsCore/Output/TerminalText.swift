@@ -6,6 +6,7 @@ import ConditionsKit
 /// the window or hide part of a line with escape sequences or carriage returns. Lines that
 /// must stay one line (errors, logs) escape tabs and line feeds too.
 package enum TerminalText {
+    /// `text` without terminal control sequences; `oneLine` also replaces line breaks.
     package static func sanitized(_ text: String, oneLine: Bool = false) -> String {
         let escaped = { (scalar: Unicode.Scalar) in isControl(scalar) || (oneLine && (scalar == "\t" || scalar == "\n")) }
         guard text.unicodeScalars.contains(where: escaped) else { return text }

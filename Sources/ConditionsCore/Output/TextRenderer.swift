@@ -11,6 +11,7 @@ package struct TextRenderer {
     let placeName: String?
     private let formats: LocalTimeFormats
 
+    /// A renderer styling with `style`, local times in `timeZone`.
     package init(style: TextStyle, timeZone: TimeZone, placeName: String?) {
         self.style = style
         self.timeZone = timeZone

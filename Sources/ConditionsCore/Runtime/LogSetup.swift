@@ -8,12 +8,14 @@ package enum LogSetup {
     /// Secrets learned while loading the config; the log handler reads them on every line.
     package static let secrets = Mutex<Set<String>>([])
 
+    /// A logger writing to stderr at `level`, masking every known secret.
     package static func makeLogger(level: Logger.Level) -> Logger {
         var logger = Logger(label: "conditions") { label in RedactingLogHandler(label: label) }
         logger.logLevel = level
         return logger
     }
 
+    /// `text` with every known secret replaced by `REDACTED`.
     package static func redact(_ text: String) -> String {
         secrets.withLock { secrets in secrets.reduce(text) { $0.replacingOccurrences(of: $1, with: Redaction.mask) } }
     }

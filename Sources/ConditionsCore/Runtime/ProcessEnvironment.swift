@@ -5,6 +5,7 @@ import Foundation
 /// `ProcessInfo.processInfo.environment`: entries split at the first "=", entries without
 /// one or not valid UTF-8 skipped, a later duplicate name wins.
 package enum ProcessEnvironment {
+    /// The process's environment variables.
     package static func current() -> [String: String] {
         var result: [String: String] = [:]
         var entry = environ

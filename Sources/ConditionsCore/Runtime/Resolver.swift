@@ -5,6 +5,7 @@ import Logging
 /// Resolves URNs against the runtime's router: concurrently, each failure confined to its
 /// own URN, results returned in the order asked, with the on-disk cache in front of sources.
 package struct Resolver: Sendable {
+    /// How the resolver uses the result cache (`--offline`, `--refresh`, `--no-cache`).
     package struct CachePolicy: Sendable {
         /// nil: no cache at all (`--no-cache` or `"cache": {"enabled": false}`).
         package var store: ResultCache?
@@ -22,11 +23,15 @@ package struct Resolver: Sendable {
         }
     }
 
+    /// The loaded configuration and router.
     package let runtime: Runtime
+    /// The report's instant, given to every source.
     package let now: Date
     /// Whether `now` was pinned with `--now`; pinned reports are cached under their instant.
     package let pinned: Bool
+    /// Makes each source's HTTP client from its limits.
     package let http: @Sendable (HTTPLimits) -> any HTTPClient
+    /// The cache policy; none by default.
     package var cache = CachePolicy()
     /// At most this many URNs are in flight at once, so a 1,000-URN report does not open
     /// a thousand files or requests together (HTTP adds its own per-host limit).
@@ -107,7 +112,7 @@ package struct Resolver: Sendable {
         }
     }
 
-    package func resolve(_ text: String) async -> ResultRecord {
+    func resolve(_ text: String) async -> ResultRecord {
         do {
             let urn = try URN(text)
             let (location, instance) = try runtime.router.match(urn)

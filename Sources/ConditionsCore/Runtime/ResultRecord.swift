@@ -3,18 +3,22 @@ import Foundation
 
 /// The outcome for one requested URN: the unit every output format prints.
 package struct ResultRecord: Sendable {
+    /// A result or a failure.
     package enum Outcome: Sendable {
         /// `staleAge`: seconds since the fetch when the upstream failed and a cached result stands in.
         case success(route: String, source: String, fetchedAt: Date, data: JSONValue, staleAge: Double?)
         case failure(kind: String, message: String, suggestions: [String])
     }
 
+    /// The URN as asked.
     package let urn: String
+    /// What resolving it gave.
     package let outcome: Outcome
     /// What a successful result's data is, naming its presentation; not part of the output
     /// contract (see `json`).
     package var kind: ResultKind? = nil
 
+    /// Whether the URN failed (exit status 1).
     package var failed: Bool { if case .failure = outcome { true } else { false } }
 
     /// The result object of the output contract:

@@ -5,8 +5,11 @@ import Logging
 /// The loaded configuration made live: source instances created and every routed scheme's
 /// patterns registered in one Compass router.
 package struct Runtime: Sendable {
+    /// What the commands need of the configuration after loading.
     package let configuration: ConfigurationSummary
+    /// Every routed pattern, matched by URN.
     package let router: Router<SourceInstance>
+    /// The created (routed, or all for `check`) source instances.
     package let instances: [SourceInstance]
     /// Values that must never be printed: secrets substituted from the environment and the
     /// values of the options each module declares secret (`secretOptions`), literal or not.
@@ -14,15 +17,24 @@ package struct Runtime: Sendable {
 
     /// The parts of `Configuration` needed after loading.
     package struct ConfigurationSummary: Sendable {
+        /// The config file read.
         package let file: URL
+        /// The profile applied, if any.
         package let profile: String?
+        /// The configured location.
         package let place: Place
+        /// The `routes` object, scheme by scheme.
         package let routes: [Route]
+        /// The `report` list.
         package let report: [String]
+        /// The `cache` settings.
         package let cache: Configuration.CacheSettings
 
+        /// A scheme and the instance it routes to.
         package struct Route: Sendable {
+            /// The URN scheme.
             package let scheme: String
+            /// The instance id.
             package let instance: String
         }
     }

@@ -3,7 +3,9 @@ import Logging
 
 /// One configured source: an instance of a module under its id, with the HTTP limits that apply to it.
 package struct SourceInstance: Sendable {
+    /// The key under `sources`.
     package let id: String
+    /// The module name.
     package let module: String
     let source: any ConditionsSource
     let http: HTTPLimits

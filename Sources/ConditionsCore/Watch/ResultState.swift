@@ -9,6 +9,7 @@ package struct ResultState: Equatable, Sendable {
     /// Details that also count as a change when they differ (restriction texts, phase dates).
     package let detail: String
 
+    /// The state of `record`: its presentation's change key, or `error: <kind>` for a failure.
     package init(_ record: ResultRecord) {
         switch record.outcome {
         case .failure(let kind, _, _):

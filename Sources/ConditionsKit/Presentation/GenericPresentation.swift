@@ -10,10 +10,12 @@ public struct GenericPresentation: ResultPresentation {
     /// The fallback presentation.
     public init() {}
 
+    /// The URN in bold, then `data` as indented key/value lines.
     public func render(_ data: JSONValue, context: PresentationContext) -> [String] {
         [context.style.bold(context.urn)] + Self.lines(data, indent: 1, style: context.style)
     }
 
+    /// A top-level `"status"` string and the whole data, else `changed` and the whole data.
     public func changeKey(_ data: JSONValue) -> ChangeKey {
         if let status = data["status"]?.stringValue { return ChangeKey(status: status, detail: data.serialized()) }
         return ChangeKey(status: "changed", detail: data.serialized())

@@ -4,6 +4,7 @@ import Foundation
 /// `ResultPresentation` reads it. A source sets it on its `SourceResult`; the host looks the
 /// presentation up by it, so text output and `watch` never depend on the shape of `data`.
 public struct ResultKind: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The kind's name: `pass`, `moon`, `tide`.
     public let rawValue: String
 
     /// A kind named `rawValue`; by convention the URN scheme of the routes that produce it.
@@ -12,6 +13,7 @@ public struct ResultKind: RawRepresentable, Hashable, Sendable, ExpressibleByStr
     /// A kind written as a literal: `"tide"`.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
 
+    /// The kind's name.
     public var description: String { rawValue }
 }
 
