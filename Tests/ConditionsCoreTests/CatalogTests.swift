@@ -54,3 +54,27 @@ import Testing
         #expect(failed.status == "error: timeout")
     }
 }
+
+/// Which polls are news, as every watch front end reports them.
+@Suite struct WatchTrackerTests {
+    func pass(_ status: String, _ text: String, temperature: Int) -> ResultRecord {
+        ResultRecord(urn: "pass:stevens", outcome: .success(route: "pass:{name}", source: "wsdot", fetchedAt: Date(),
+                                                             data: ["status": .string(status), "temperatureF": .int(temperature),
+                                                                    "restrictions": [["direction": "Eastbound", "text": .string(text)]]],
+                                                             staleAge: nil),
+                     kind: .pass)
+    }
+
+    @Test func initialThenOnlyChangesThePresentationCaresAbout() {
+        var tracker = WatchTracker()
+        let now = Date(timeIntervalSince1970: 1_795_269_600)
+        let first = tracker.changes(in: [pass("open", "No restrictions", temperature: 30)], at: now)
+        #expect(first.map(\.event["event"]) == ["initial"])
+        #expect(tracker.changes(in: [pass("open", "No restrictions", temperature: 25)], at: now).isEmpty)
+        let closed = tracker.changes(in: [pass("closed", "Pass Closed", temperature: 25)], at: now)
+        #expect(closed.count == 1)
+        #expect(closed.first?.event["before"] == "open")
+        #expect(closed.first?.event["after"] == "closed")
+        #expect(closed.first?.event["at"] == "2026-11-21T14:00:00Z")
+    }
+}

@@ -80,7 +80,7 @@ struct WatchCommand: AsyncParsableCommand {
         let renderer = TextRenderer(style: .forStandardOutput(environment: global.environment),
                                     timeZone: runtime.configuration.place.timeZone ?? .current,
                                     placeName: runtime.configuration.place.name)
-        var previous: [String: ResultState] = [:]
+        var tracker = WatchTracker()
         var poll = 0
         while true {
             poll += 1
@@ -88,29 +88,18 @@ struct WatchCommand: AsyncParsableCommand {
             var resolver = Resolver(runtime: runtime, now: now, pinned: false, http: HTTPClients.make(version: Version.current, logger: logger))
             resolver.cache = policy
             let records = await resolver.resolve(watched)
-            for record in records {
-                let state = ResultState(record)
-                let before = previous[record.urn]
-                previous[record.urn] = state
-                if let before, before == state { continue }
-                let event: JSONValue = [
-                    "event": .string(before == nil ? "initial" : "change"),
-                    "urn": .string(record.urn),
-                    "at": JSONValue(now),
-                    "before": before.map { .string($0.status) } ?? .null,
-                    "after": .string(state.status),
-                    "result": record.json,
-                ]
+            for change in tracker.changes(in: records, at: now) {
+                let event = change.event
                 switch format {
                 case .ndjson:
                     write(event.serialized() + "\n", to: .standardOutput)
                 default:
                     let when = renderer.localTime(now, withDate: true)
-                    let change = before.map { "\($0.status) → \(state.status)" } ?? state.status
-                    write("\(when)  \(record.urn)  \(change)\n", to: .standardOutput)
+                    let line = change.before.map { "\($0.status) → \(change.after.status)" } ?? change.after.status
+                    write("\(when)  \(change.record.urn)  \(line)\n", to: .standardOutput)
                 }
-                if let hook, before != nil {
-                    await hook.run(event: event, urn: record.urn, status: state.status, previous: before?.status, logger: logger)
+                if let hook, let before = change.before {
+                    await hook.run(event: event, urn: change.record.urn, status: change.after.status, previous: before.status, logger: logger)
                 }
             }
             if let count, poll >= count { return }
