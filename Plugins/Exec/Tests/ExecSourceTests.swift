@@ -172,10 +172,11 @@ import Testing
         let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
         for _ in 0..<150 { _ = try await resolve(exec) }
         _ = await failure(try source(["command": ["sh", "-c", "sleep 5"], "timeout": 0.1]))
-        // Three pipes a run: a leak would add at least 150; the other tests' programs
-        // running meanwhile (a few pipes each) account for the slack.
+        // Three pipes a run: leaking even one of them would add 150; the other suites running
+        // meanwhile (programs, browsers, servers: a few descriptors each) account for the
+        // slack, which reached 77 once on a loaded machine.
         let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        #expect(after - before < 75)
+        #expect(after - before < 140)
     }
 
     // MARK: Failures
