@@ -56,7 +56,7 @@ import Testing
         // Percent-encoded letters decode to a real pass, so these resolve and are cached under the text asked.
         let urns = ["pass:snoqualmie", "pass:%73noqualmie", "PASS:white", "pass:..%2f..%2fescape", "pass:%2e%2e", "pass:%252e%252e%252fx",
                     "pass:%2fetc%2fpasswd", "pass:$(touch x)", "pass:.%2f..%2fcache"] + HostileURNs.traversal
-        let run = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "--format", "ndjson", "--"] + urns, in: dir, environment: Self.environment)
+        let run = try await CLI.run(["--cache-dir", cache.path, "--format", "ndjson", "--"] + urns, in: dir, environment: Self.environment)
         #expect(run.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == (before + ["cache"]).sorted())
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
@@ -70,7 +70,7 @@ import Testing
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("cache")
-        let first = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "pass:white"], in: dir, environment: Self.environment)
+        let first = try await CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir, environment: Self.environment)
         #expect(first.status == 0)
         let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first)
         let victim = dir.appendingPathComponent("victim.txt")
@@ -78,7 +78,7 @@ import Testing
         try FileManager.default.removeItem(at: cache.appendingPathComponent(entry))
         try FileManager.default.createSymbolicLink(at: cache.appendingPathComponent(entry), withDestinationURL: victim)
 
-        let refreshed = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "--refresh", "pass:white"], in: dir, environment: Self.environment)
+        let refreshed = try await CLI.run(["--cache-dir", cache.path, "--refresh", "pass:white"], in: dir, environment: Self.environment)
         #expect(refreshed.status == 0)
         #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
         let type = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent(entry).path)[.type] as? FileAttributeType

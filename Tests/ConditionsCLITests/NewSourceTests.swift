@@ -7,7 +7,7 @@ import Testing
 @Suite struct NewSourceTests {
     /// Runs `executable arguments` in `directory` with this process's environment plus `environment`.
     static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval) throws -> CLI.Output {
-        try CLI.runProgram(URL(fileURLWithPath: executable), arguments, in: directory,
+        try await CLI.runProgram(URL(fileURLWithPath: executable), arguments, in: directory,
                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, timeout: timeout)
     }
 
@@ -38,7 +38,7 @@ import Testing
 
     func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
-    @Test func addsExactlyTheModuleFolderAndFiveRegistrationLines() throws {
+    @Test func addsExactlyTheModuleFolderAndFiveRegistrationLines() async throws {
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = try text(folder.appendingPathComponent("Package.swift"))
@@ -73,7 +73,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/conditions").path) == ["SourceCatalog.swift"])
     }
 
-    @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() throws {
+    @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() async throws {
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = try text(folder.appendingPathComponent("Package.swift"))
@@ -99,7 +99,7 @@ import Testing
         #expect(try text(folder.appendingPathComponent("Package.swift")) == package)
     }
 
-    @Test func refusesWhenAMarkerIsMissing() throws {
+    @Test func refusesWhenAMarkerIsMissing() async throws {
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let packageFile = folder.appendingPathComponent("Package.swift")
@@ -120,7 +120,7 @@ import Testing
     }
 
     /// Builds a whole copy of the package, so it takes minutes, not seconds.
-    @Test(.timeLimit(.minutes(20))) func aScaffoldedModuleBuildsPassesItsTestsAndAnswersOnceRouted() throws {
+    @Test(.timeLimit(.minutes(20))) func aScaffoldedModuleBuildsPassesItsTestsAndAnswersOnceRouted() async throws {
         let swift = try #require(Self.swift, "no swift driver on PATH or in /opt/swift")
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }

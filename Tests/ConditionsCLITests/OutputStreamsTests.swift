@@ -14,7 +14,7 @@ import Testing
         let config = CLI.packageRoot.appendingPathComponent("sources.json").path
         let environment = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC",
                            "C": CLI.binary.path, "CONFIG": config]
-        return try CLI.runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: CLI.packageRoot,
+        return try await CLI.runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: CLI.packageRoot,
                                   environment: environment, timeout: timeout)
     }
 
@@ -23,7 +23,7 @@ import Testing
         output.status == 132 || output.stderr.contains("Fatal error") || output.stderr.contains("Stack dump")
     }
 
-    @Test func fullOutputIsOneLineAndStatus3() throws {
+    @Test func fullOutputIsOneLineAndStatus3() async throws {
         let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie moon:now > /dev/full"#)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: No space left on device"])
@@ -36,13 +36,13 @@ import Testing
         }
     }
 
-    @Test func closedOutputIsOneLineAndStatus3() throws {
+    @Test func closedOutputIsOneLineAndStatus3() async throws {
         let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie >&-"#)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: it is closed"])
     }
 
-    @Test func closedOrFullErrorStreamChangesNothingElse() throws {
+    @Test func closedOrFullErrorStreamChangesNothingElse() async throws {
         for redirection in ["2>&-", "2>/dev/full"] {
             // A failing URN must report on stderr; with stderr gone the results and status still tell.
             let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie pass:nowhere \#(redirection)"#)
@@ -57,21 +57,21 @@ import Testing
     /// 3,000 URNs of CSV are more than a pipe holds, so the writer meets the closed reader.
     static let manyURNs = "for i in $(seq 3000); do echo pass:snoqualmie; done"
 
-    @Test func closedPipeWithDefaultSIGPIPEEndsQuietly() throws {
+    @Test func closedPipeWithDefaultSIGPIPEEndsQuietly() async throws {
         let result = try shell(#"\#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
         #expect(result.stdout.hasPrefix("urn,ok,rou"))
         #expect(result.stdout.contains("status=141"), "killed by SIGPIPE, as cat or grep would be: \(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    @Test func closedPipeWithIgnoredSIGPIPEIsOneLineAndStatus3() throws {
+    @Test func closedPipeWithIgnoredSIGPIPEIsOneLineAndStatus3() async throws {
         let result = try shell(#"trap '' PIPE; \#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
         #expect(result.stdout.contains("status=3"), "\(result.stdout) \(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: Broken pipe (the reading end was closed)"])
         #expect(!trapped(result))
     }
 
-    @Test func closedStdinIsLikeAnEmptyOne() throws {
+    @Test func closedStdinIsLikeAnEmptyOne() async throws {
         let closed = try shell(#""$C" --config "$CONFIG" --profile offline - <&-"#)
         let empty = try shell(#""$C" --config "$CONFIG" --profile offline - < /dev/null"#)
         #expect(closed.status == 2, "\(closed.stderr)")
@@ -82,7 +82,7 @@ import Testing
         #expect(watch.status == 2 && watch.stderrLines.count == 1, "\(watch.stderr)")
     }
 
-    @Test func unreadableStdinIsOneLine() throws {
+    @Test func unreadableStdinIsOneLine() async throws {
         let result = try shell(#""$C" --config "$CONFIG" --profile offline - < /"#)
         #expect(result.status == 2)
         #expect(result.stderrLines == ["conditions: cannot read standard input: Is a directory"])
@@ -162,15 +162,15 @@ import Testing
 
     /// Streamed JSON is byte for byte what the whole array pretty-printed was, duplicates and
     /// failures in the order asked included.
-    @Test func streamedFormatsKeepOrderDuplicatesAndFailures() throws {
+    @Test func streamedFormatsKeepOrderDuplicatesAndFailures() async throws {
         let urns = ["pass:stevens", "moon:now", "pass:nowhere", "pass:stevens", "phases:5", "pass:snoqualmie"]
-        let json = try CLI.run(["--profile", "replay", "--format", "json", "--now", "2026-11-21T14:00:00Z"] + urns)
+        let json = try await CLI.run(["--profile", "replay", "--format", "json", "--now", "2026-11-21T14:00:00Z"] + urns)
         #expect(json.status == 1)
         let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(array?.map { $0["urn"] as? String } == urns)
         #expect(json.stdout.hasPrefix("[\n  {\n    \"urn\": \"pass:stevens\""))
         #expect(json.stdout.hasSuffix("\n  }\n]\n"))
-        let ndjson = try CLI.run(["--profile", "replay", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns)
+        let ndjson = try await CLI.run(["--profile", "replay", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns)
         let lines = ndjson.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.map { $0["urn"] as? String } == urns)
         #expect(lines.indices.allSatisfy { NSDictionary(dictionary: lines[$0]).isEqual(to: array?[$0] ?? [:]) })
@@ -178,9 +178,9 @@ import Testing
 
     /// CSV holds rows back only until its header is known: the whole report when short, the
     /// first 1,000 rows when long; a field first seen after the header goes to `data.more`.
-    @Test func longCSVStreamsAndKeepsLateFields() throws {
+    @Test func longCSVStreamsAndKeepsLateFields() async throws {
         let input = Array(repeating: "pass:snoqualmie", count: 1000) + ["moon:now", "pass:stevens"]
-        let result = try CLI.run(["--profile", "replay", "--format", "csv", "-"], stdin: input.joined(separator: "\n"))
+        let result = try await CLI.run(["--profile", "replay", "--format", "csv", "-"], stdin: input.joined(separator: "\n"))
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.count == 1003)
@@ -193,7 +193,7 @@ import Testing
         #expect(rows[1002].hasPrefix("pass:stevens,true,") && rows[1002].hasSuffix(","), "a pass has no extra fields")
 
         // A short report keeps its exact header, with no extra column.
-        let short = try CLI.run(["--profile", "replay", "--format", "csv", "pass:snoqualmie", "moon:now"])
+        let short = try await CLI.run(["--profile", "replay", "--format", "csv", "pass:snoqualmie", "moon:now"])
         let shortHeader = short.stdout.components(separatedBy: "\r\n")[0]
         #expect(shortHeader.contains("data.phase") && !shortHeader.contains("data.more"))
     }

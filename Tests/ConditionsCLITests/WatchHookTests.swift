@@ -269,10 +269,10 @@ import Testing
     }
 
     @Test func execTimeoutIsValidatedAndDocumented() async throws {
-        let bad = try await CLI.runOnOwnThread(["watch", "--exec-timeout", "soon", "--exec", "true", "moon:now"])
+        let bad = try await CLI.run(["watch", "--exec-timeout", "soon", "--exec", "true", "moon:now"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--exec-timeout: \"soon\""), "\(bad.stderr)")
-        let help = try await CLI.runOnOwnThread(["watch", "--help"])
+        let help = try await CLI.run(["watch", "--help"])
         #expect(help.stdout.contains("--exec-timeout <duration>"))
         #expect(help.stdout.contains("SIGTERM to its group, then SIGKILL"))
     }
