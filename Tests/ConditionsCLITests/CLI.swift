@@ -141,17 +141,3 @@ struct StdinFile: Sendable {
 
     func close() { try? descriptor.close() }
 }
-
-/// Pipe contents gathered from two reader threads.
-final class CollectedOutput: @unchecked Sendable {
-    // Guarded by `lock`; written once per pipe by the reader threads, read after both finish.
-    private let lock = NSLock()
-    private var out = Data(), err = Data()
-
-    func set(_ data: Data, stdout: Bool) {
-        lock.lock(); defer { lock.unlock() }
-        if stdout { out = data } else { err = data }
-    }
-    var stdout: String { lock.lock(); defer { lock.unlock() }; return String(decoding: out, as: UTF8.self) }
-    var stderr: String { lock.lock(); defer { lock.unlock() }; return String(decoding: err, as: UTF8.self) }
-}

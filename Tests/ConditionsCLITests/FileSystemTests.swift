@@ -19,17 +19,10 @@ import Testing
     }
 
     /// Runs the binary under `umask 000`, the most permissive a user could have.
-    func runPermissive(_ arguments: [String], in dir: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"umask 000; exec "$0" "$@""#, CLI.binary.path] + arguments
-        process.currentDirectoryURL = dir
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": dir.path].merging(Self.environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    func runPermissive(_ arguments: [String], in dir: URL) async throws -> Int32 {
+        try await CLI.runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", #"umask 000; exec "$0" "$@""#, CLI.binary.path] + arguments,
+                                 in: dir, environment: ["PATH": "/usr/bin:/bin", "HOME": dir.path].merging(Self.environment) { $1 },
+                                 timeout: 60).status
     }
 
     func permissions(_ path: String) throws -> Int {
@@ -40,7 +33,7 @@ import Testing
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("deep/er/cache").path
-        let status = try runPermissive(["--cache-dir", cache, "pass:snoqualmie", "pass:all"], in: dir)
+        let status = try await runPermissive(["--cache-dir", cache, "pass:snoqualmie", "pass:all"], in: dir)
         #expect(status == 0)
         #expect(try permissions(cache) == 0o700)
         let files = try FileManager.default.contentsOfDirectory(atPath: cache)

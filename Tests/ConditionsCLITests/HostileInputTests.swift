@@ -197,24 +197,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
         // Root reads any file whatever its mode, so as root the binary runs as nobody.
-        let process = Process()
         let arguments = [CLI.binary.path, "--config", file.path, "moon:now"]
-        if geteuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
-        } else {
-            process.executableURL = CLI.binary
-            process.arguments = Array(arguments.dropFirst())
-        }
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/tmp"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2, "\(stderr)")
+        let run = geteuid() == 0
+            ? try await CLI.runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments,
+                                       in: URL(fileURLWithPath: "/"), environment: ["PATH": "/usr/bin:/bin", "HOME": "/tmp"], timeout: 60)
+            : try await CLI.runProgram(CLI.binary, Array(arguments.dropFirst()),
+                                       in: URL(fileURLWithPath: "/"), environment: ["PATH": "/usr/bin:/bin", "HOME": "/tmp"], timeout: 60)
+        let stderr = run.stderr
+        #expect(run.status == 2, "\(stderr)")
         let lines = stderr.split(separator: "\n")
         #expect(lines.count == 1 && stderr.contains(file.path) && stderr.contains("cannot read"), "\(stderr)")
     }

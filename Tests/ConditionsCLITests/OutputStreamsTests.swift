@@ -1,5 +1,11 @@
 import Foundation
 import LoopbackServer
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 import Synchronization
 import Testing
 
@@ -10,12 +16,19 @@ import Testing
 @Suite(.serialized) struct OutputStreamsTests {
     /// Runs `script` with bash; `$C` is the binary and `$CONFIG` a fixtures-backed config
     /// (passes and the moon from the shipped recordings: answers are local and instant).
-    func shell(_ script: String, timeout: TimeInterval = 60) throws -> CLI.Output {
+    func shell(_ script: String, timeout: TimeInterval = 60) async throws -> CLI.Output {
         let config = CLI.packageRoot.appendingPathComponent("sources.json").path
         let environment = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC",
                            "C": CLI.binary.path, "CONFIG": config]
         return try await CLI.runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: CLI.packageRoot,
                                   environment: environment, timeout: timeout)
+    }
+
+    /// Waits for `semaphore` on a thread outside the cooperative pool, which it must not block.
+    static func wait(for semaphore: DispatchSemaphore, seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: semaphore.wait(timeout: .now() + seconds) == .success) }
+        }
     }
 
     /// Lines mentioning a Swift trap or a stack trace: what exit 132 printed before.
@@ -24,20 +37,20 @@ import Testing
     }
 
     @Test func fullOutputIsOneLineAndStatus3() async throws {
-        let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie moon:now > /dev/full"#)
+        let result = try await shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie moon:now > /dev/full"#)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: No space left on device"])
         #expect(!trapped(result))
 
         // Every format takes the same path.
         for format in ["json", "ndjson", "csv"] {
-            let other = try shell(#""$C" --config "$CONFIG" --profile offline --format \#(format) pass:all > /dev/full"#)
+            let other = try await shell(#""$C" --config "$CONFIG" --profile offline --format \#(format) pass:all > /dev/full"#)
             #expect(other.status == 3 && other.stderrLines.count == 1, "\(format): \(other.status) \(other.stderr)")
         }
     }
 
     @Test func closedOutputIsOneLineAndStatus3() async throws {
-        let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie >&-"#)
+        let result = try await shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie >&-"#)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: it is closed"])
     }
@@ -45,11 +58,11 @@ import Testing
     @Test func closedOrFullErrorStreamChangesNothingElse() async throws {
         for redirection in ["2>&-", "2>/dev/full"] {
             // A failing URN must report on stderr; with stderr gone the results and status still tell.
-            let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie pass:nowhere \#(redirection)"#)
+            let result = try await shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie pass:nowhere \#(redirection)"#)
             #expect(result.status == 1, "\(redirection): \(result.status) \(result.stderr)")
             #expect(result.stdout.contains("Snoqualmie Pass"))
             #expect(!trapped(result))
-            let verbose = try shell(#""$C" -vvv --config "$CONFIG" --profile offline moon:now \#(redirection)"#)
+            let verbose = try await shell(#""$C" -vvv --config "$CONFIG" --profile offline moon:now \#(redirection)"#)
             #expect(verbose.status == 0, "\(redirection) -vvv: \(verbose.status)")
         }
     }
@@ -58,32 +71,32 @@ import Testing
     static let manyURNs = "for i in $(seq 3000); do echo pass:snoqualmie; done"
 
     @Test func closedPipeWithDefaultSIGPIPEEndsQuietly() async throws {
-        let result = try shell(#"\#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
+        let result = try await shell(#"\#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
         #expect(result.stdout.hasPrefix("urn,ok,rou"))
         #expect(result.stdout.contains("status=141"), "killed by SIGPIPE, as cat or grep would be: \(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
     @Test func closedPipeWithIgnoredSIGPIPEIsOneLineAndStatus3() async throws {
-        let result = try shell(#"trap '' PIPE; \#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
+        let result = try await shell(#"trap '' PIPE; \#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
         #expect(result.stdout.contains("status=3"), "\(result.stdout) \(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: Broken pipe (the reading end was closed)"])
         #expect(!trapped(result))
     }
 
     @Test func closedStdinIsLikeAnEmptyOne() async throws {
-        let closed = try shell(#""$C" --config "$CONFIG" --profile offline - <&-"#)
-        let empty = try shell(#""$C" --config "$CONFIG" --profile offline - < /dev/null"#)
+        let closed = try await shell(#""$C" --config "$CONFIG" --profile offline - <&-"#)
+        let empty = try await shell(#""$C" --config "$CONFIG" --profile offline - < /dev/null"#)
         #expect(closed.status == 2, "\(closed.stderr)")
         #expect(closed.stderrLines == ["conditions: no URNs on standard input"])
         #expect(closed.stderr == empty.stderr && closed.status == empty.status)
         // watch reads the same way.
-        let watch = try shell(#""$C" watch --config "$CONFIG" --profile offline --count 1 - <&-"#)
+        let watch = try await shell(#""$C" watch --config "$CONFIG" --profile offline --count 1 - <&-"#)
         #expect(watch.status == 2 && watch.stderrLines.count == 1, "\(watch.stderr)")
     }
 
     @Test func unreadableStdinIsOneLine() async throws {
-        let result = try shell(#""$C" --config "$CONFIG" --profile offline - < /"#)
+        let result = try await shell(#""$C" --config "$CONFIG" --profile offline - < /"#)
         #expect(result.status == 2)
         #expect(result.stderrLines == ["conditions: cannot read standard input: Is a directory"])
     }
@@ -93,7 +106,7 @@ import Testing
     @Test(arguments: ["", "trap '' PIPE; "])
     func watchNoticesAClosedPipeWhileIdle(prefix: String) throws {
         let started = Date()
-        let result = try shell(#"\#(prefix)"$C" watch --config "$CONFIG" --profile offline --every 1h pass:snoqualmie | head -1; echo "status=${PIPESTATUS[0]}""#, timeout: 60)
+        let result = try await shell(#"\#(prefix)"$C" watch --config "$CONFIG" --profile offline --every 1h pass:snoqualmie | head -1; echo "status=${PIPESTATUS[0]}""#, timeout: 60)
         #expect(Date().timeIntervalSince(started) < 30, "an hour-long interval did not keep it alive")
         #expect(result.stdout.contains("pass:snoqualmie"))
         #expect(result.stdout.contains(prefix.isEmpty ? "status=141" : "status=3"), "\(result.stdout) \(result.stderr)")
@@ -103,7 +116,7 @@ import Testing
     /// holds its answer until the test has read the first line, which only a streaming
     /// printer can deliver.
     @Test(arguments: ["ndjson", "text", "json"])
-    func resultsPrintAsSoonAsEveryEarlierOneIsDone(format: String) throws {
+    func resultsPrintAsSoonAsEveryEarlierOneIsDone(format: String) async throws {
         let arrived = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
         let server = LoopbackServer()
         let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
@@ -120,40 +133,50 @@ import Testing
             routes: #""pass": "wsdot", "moon": "fixtures""#)
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["--no-cache", "--format", format, "moon:now", "pass:snoqualmie"]
-        process.currentDirectoryURL = dir
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": dir.path, "TZ": "UTC"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // With the pass's answer held by the server, the moon's result must come out whole.
-        #expect(arrived.wait(timeout: .now() + 30) == .success, "the pass request reached the server")
+        var options = PlatformOptions()
+        options.processGroupID = 0
+        options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
         let marker = format == "text" ? "lit" : "\"phase\""
-        let collected = CollectedOutput()
-        let firstResult = DispatchSemaphore(value: 0)
-        Thread {
-            var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains(marker) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen += chunk
+        let result = try await Subprocess.run(
+            .path(FilePath(CLI.binary.path)),
+            arguments: ["--no-cache", "--format", format, "moon:now", "pass:snoqualmie"],
+            environment: .custom(["PATH": "/usr/bin:/bin", "HOME": dir.path, "TZ": "UTC"]),
+            workingDirectory: FilePath(dir.path),
+            platformOptions: options,
+            input: .none,
+            output: .sequence,
+            error: .discarded
+        ) { execution in
+            // With the pass's answer held by the server, the moon's result must come out whole.
+            #expect(await Self.wait(for: arrived, seconds: 30), "the pass request reached the server")
+            let (seen, markerSeen) = AsyncStream<Void>.makeStream()
+            let output = execution.standardOutput
+            let reader = Task {
+                var text = Data()
+                for try await chunk in output {
+                    chunk.withUnsafeBytes { text.append(contentsOf: $0) }
+                    if String(decoding: text, as: UTF8.self).contains(marker) { markerSeen.yield() }
+                }
+                markerSeen.finish()
+                return String(decoding: text, as: UTF8.self)
             }
-            collected.set(seen, stdout: true)
-            firstResult.signal()
-        }.start()
-        let printedWhileHeld = firstResult.wait(timeout: .now() + 30) == .success
-        released.signal()
-        if !printedWhileHeld { firstResult.wait() }
-        let text = collected.stdout + String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+            let printedWhileHeld = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await seen.first { _ in true } != nil }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(30))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            released.signal()
+            return (printedWhileHeld, try await reader.value)
+        }
+        let (printedWhileHeld, text) = result.closureResult
         #expect(printedWhileHeld, "the first result printed while the second was still in flight")
         #expect(text.contains(marker) && text.contains("Snoqualmie"), "\(text)")
-        #expect(process.terminationStatus == 0)
+        #expect(result.terminationStatus == .exited(0))
         if format == "json" {
             let array = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
             #expect(array?.map { $0["urn"] as? String } == ["moon:now", "pass:snoqualmie"])

@@ -135,6 +135,25 @@ import Testing
         #expect(result.data == "ignored the input")
     }
 
+    @Test func theProgramStartsWithACleanSignalStateInAGroupOfItsOwn() async throws {
+        // Ignored dispositions survive exec: were the host's SIG_IGN for SIGPIPE passed on, a
+        // plugin writing to a closed pipe would get EPIPE it never expects instead of dying
+        // quietly. Ignoring SIGPIPE here for a moment harms nothing in this process.
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        var previous = sigaction()
+        sigaction(SIGPIPE, &ignore, &previous)
+        defer { sigaction(SIGPIPE, &previous, nil) }
+        let exec = try source(running: #"""
+            cat > /dev/null
+            printf '{"data": "%s pgid=%s pid=%s"}' "$(grep -E '^Sig(Blk|Ign):' /proc/$$/status | tr '\t\n' '  ')" "$(cut -d' ' -f5 /proc/$$/stat)" "$$"
+            """#)
+        let report = try #require(try await resolve(exec).data.stringValue)
+        #expect(report.hasPrefix("SigBlk: 0000000000000000 SigIgn: 0000000000000000 "), "\(report)")
+        let ids = report.split(separator: " ").filter { $0.hasPrefix("pgid=") || $0.hasPrefix("pid=") }.map { $0.split(separator: "=").last ?? "" }
+        #expect(ids.count == 2 && ids[0] == ids[1], "\(report)")
+    }
+
     @Test func leftoverBackgroundProcessesDoNotDelayTheAnswer() async throws {
         // The background sleep holds stdout open; the group is killed once the program exits.
         let exec = try source(running: #"cat > /dev/null; sleep 30 & echo '{"data": 1}'"#, ["timeout": 20])
