@@ -60,7 +60,7 @@ struct CLI {
         options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
         let variables = Dictionary(uniqueKeysWithValues: environment.compactMap { name, value in Environment.Key(rawValue: name).map { ($0, value) } })
 
-        let outcome = try await withThrowingTaskGroup(of: Output?.self) { group in
+        let outcome = try await withThrowingTaskGroup(of: Output?.self) { group -> Output? in
             group.addTask { [options] in
                 let result = try await Subprocess.run(
                     .path(FilePath(executable.path)),
@@ -97,7 +97,8 @@ struct CLI {
             Issue.record("\(executable.lastPathComponent) \(arguments) did not finish within \(timeout) s")
             // Cancelling the run kills the group (the teardown above); what it printed stays.
             group.cancelAll()
-            return try await group.next() ?? nil
+            guard let late = try await group.next() else { return nil }
+            return late
         }
         guard let outcome else { throw CancellationError() }
         return outcome

@@ -263,7 +263,7 @@ import Testing
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
         (String(repeating: "conditions ", count: 100), "9f6ac76f4a38786afb3e81977050a087c45aeece89ea4808e23da45c2a8f142f"),
     ])
-    func cacheKeysAreSHA256InHex(_ input: String, _ digest: String) {
+    func cacheKeysAreSHA256InHex(_ input: String, _ digest: String) async {
         #expect(CacheKey.digest(input) == digest)
     }
 }

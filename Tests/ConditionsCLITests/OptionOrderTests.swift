@@ -15,7 +15,7 @@ import Testing
         (["report", "pass:stevens", "moon:now"], ["--config", "sources.json", "--profile", "offline", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"]),
         (["completion", "bash"], []),
     ])
-    func optionsBeforeOrAfterTheSubcommand(command: [String], options: [String]) throws {
+    func optionsBeforeOrAfterTheSubcommand(command: [String], options: [String]) async throws {
         let after = try await CLI.run(command + options)
         let before = try await CLI.run(options + command)
         #expect(after.status == 0, "\(command) \(options): \(after.stderr)")

@@ -104,7 +104,7 @@ import Testing
     /// `watch | head -1` with nothing changing: watch sees the reader go within about a second,
     /// not at its next write an hour later. (The run's own timeout records an issue if it hangs.)
     @Test(arguments: ["", "trap '' PIPE; "])
-    func watchNoticesAClosedPipeWhileIdle(prefix: String) throws {
+    func watchNoticesAClosedPipeWhileIdle(prefix: String) async throws {
         let started = Date()
         let result = try await shell(#"\#(prefix)"$C" watch --config "$CONFIG" --profile offline --every 1h pass:snoqualmie | head -1; echo "status=${PIPESTATUS[0]}""#, timeout: 60)
         #expect(Date().timeIntervalSince(started) < 30, "an hour-long interval did not keep it alive")

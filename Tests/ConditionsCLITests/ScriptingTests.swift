@@ -64,7 +64,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
 
         #expect(try await CLI.run(["--cache-dir", cache, "pass:snoqualmie"], in: dir, environment: Self.environment).status == 0)
-        Thread.sleep(forTimeInterval: 1.3)
+        try await Task.sleep(for: .milliseconds(1300))
         server.route(Self.feedPath, .text("down for maintenance", status: 503))
         let json = try await CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie", "pass:nope"], in: dir, environment: Self.environment)
         #expect(server.stats.totalRequests == 3, "the first fetch, then the 503 and its one retry")

@@ -14,7 +14,7 @@ enum Parsing {
                          "//span[@id='PassInfoLastUpdate']", "//span[@id='PassInfoTemperature']", "//span[@id='PassInfoElevationF']",
                          "//span[@id='PassInfoWeather']"]
 
-    static func run(_ bench: Bench) async async throws -> [Figure] {
+    static func run(_ bench: Bench) async throws -> [Figure] {
         let page = Data(PassPage.html(name: "Snoqualmie Pass I-90", slug: "snoqualmie", elevation: 3022).utf8)
         let feed = Data(Upstreams.feed().utf8)
         let place = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331, timeZone: TimeZone(identifier: "America/Los_Angeles"))
