@@ -169,7 +169,8 @@ struct ChildProcess: Sendable {
             }
             return Outcome(ending: ending, stdout: collected.stdout, stderrTail: collected.stderrTail, stderrTruncated: collected.stderrTruncated)
         case .failure(let error)? where !cancelled:
-            throw SpawnError(step: "spawn", reason: "\(error)")
+            // Started or not: a failure reading its pipes comes after a successful spawn.
+            throw SpawnError(step: state.hasStarted ? "reading its output" : "spawn", reason: "\(error)")
         case .failure?, nil:
             return Outcome(ending: .cancelled, stdout: Data(), stderrTail: Data(), stderrTruncated: false)
         }
@@ -248,7 +249,10 @@ private enum TaskResult: Sendable {
 /// State one run shares between its read loops, its timer and the code collecting them.
 ///
 /// Every signal to the group is sent under the lock and only before the program is reaped:
-/// until then its PID, which is the group's ID, cannot be handed to another process.
+/// until then its PID, which is the group's ID, cannot be handed to another process. The read
+/// loops run before swift-subprocess reaps (it waits with WNOWAIT until the body returns); the
+/// timer can fire in the instant between the reaping and `reaped()`, when a PID just freed is
+/// not handed out again (Linux allocates PIDs in sequence).
 private final class RunState: Sendable {
     private struct State {
         var pgid: pid_t?
@@ -260,6 +264,7 @@ private final class RunState: Sendable {
 
     var wasTimedOut: Bool { state.withLock { $0.timedOut } }
     var didOverflow: Bool { state.withLock { $0.overflowed } }
+    var hasStarted: Bool { state.withLock { $0.pgid != nil } }
 
     func started(_ pid: pid_t) { state.withLock { $0.pgid = pid } }
 
