@@ -91,6 +91,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
+                .product(name: "Subprocess", package: "swift-subprocess"),
+                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
 
@@ -107,8 +109,12 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ], path: "Plugins/WSDOT/Sources"),
         .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
-        .target(name: "Exec", dependencies: ["ConditionsKit", "ExecSupport"], path: "Plugins/Exec/Sources"),
-        .target(name: "ExecSupport", path: "Plugins/Exec/Support"),
+        // Subprocess: each URN runs the configured program (own process group, clean signal state, output capped).
+        .target(name: "Exec", dependencies: [
+            "ConditionsKit",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ], path: "Plugins/Exec/Sources"),
         // new-source: targets above this line
 
         // MARK: Tests
@@ -116,7 +122,11 @@ let package = Package(
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurlShims"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
-        .testTarget(name: "ConditionsCLITests", dependencies: ["conditions", "ConditionsCore", "LoopbackServer"]),
+        .testTarget(name: "ConditionsCLITests", dependencies: [
+            "conditions", "ConditionsCore", "LoopbackServer",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),

@@ -28,8 +28,8 @@ final class Bench {
 
     /// Runs `conditions arguments`; a non-zero exit is an error carrying the child's stderr.
     @discardableResult
-    func conditions(_ arguments: [String], stdin: String = "/dev/null", expectStatus: Int32 = 0) throws -> ChildRun {
-        let run = try ChildProcess.run(binary, arguments, environment: workspace.environment, stdin: stdin, stderrPath: workspace.file("stderr.txt"))
+    func conditions(_ arguments: [String], stdin: String = "/dev/null", expectStatus: Int32 = 0) async throws -> ChildRun {
+        let run = try await ChildProcess.run(binary, arguments, environment: workspace.environment, stdin: stdin, stderrPath: workspace.file("stderr.txt"))
         guard run.status == expectStatus else {
             let first = run.stderr.split(separator: "\n").first.map { String($0.prefix(160)) } ?? ""
             let urns = arguments.filter { !$0.hasPrefix("-") && !$0.hasPrefix("/") }.prefix(3).joined(separator: " ")

@@ -49,7 +49,7 @@ struct BenchCommand: AsyncParsableCommand {
         let workspace = try Workspace()
         defer { workspace.remove() }
         let bench = Bench(binary: binary, workspace: workspace, runsOverride: runs, latency: Double(latency) / 1000)
-        let machine = Machine.describe(binary: binary, workspace: workspace)
+        let machine = await Machine.describe(binary: binary, workspace: workspace)
         if !json { print(machine.lines.joined(separator: "\n") + "\n") }
 
         var figures: [Figure] = []
@@ -57,14 +57,14 @@ struct BenchCommand: AsyncParsableCommand {
             if !json { FileHandle.standardError.write(Data("running scenario \(scenario)…\n".utf8)) }
             do {
                 switch scenario {
-                case 1: figures += try LocalAnswer.run(bench)
-                case 2: figures += try FanOut.run(bench)
-                case 3: figures += try APIMode.run(bench)
+                case 1: figures += try await LocalAnswer.run(bench)
+                case 2: figures += try await FanOut.run(bench)
+                case 3: figures += try await APIMode.run(bench)
                 case 4: figures += try await Parsing.run(bench)
-                case 5: figures += try Scale.run(bench)
-                case 6: figures += try WarmCache.run(bench)
-                case 7: figures += try Streaming.run(bench)
-                default: figures += try Rendering.run(bench)
+                case 5: figures += try await Scale.run(bench)
+                case 6: figures += try await WarmCache.run(bench)
+                case 7: figures += try await Streaming.run(bench)
+                default: figures += try await Rendering.run(bench)
                 }
             } catch {
                 if let failed = error as? Bench.Failed, !failed.detail.isEmpty {

@@ -1,4 +1,10 @@
 import Foundation
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -19,6 +25,10 @@ struct ChildRun {
 /// from a process of ~1 MiB and reports its status, peak RSS and wall time. Spawned from this
 /// Swift process instead, the child's peak RSS would start at this process's size (Linux keeps
 /// the high-water mark across exec), hiding anything smaller.
+///
+/// The helper itself is started through swift-subprocess, like every process the project
+/// starts: a clean signal state, no descriptor but 0, 1 and 2 inherited, and an async wait
+/// (pidfd) that holds no thread of the cooperative pool while a scenario runs.
 enum ChildProcess {
     struct SpawnError: Error, CustomStringConvertible {
         var description: String
@@ -31,35 +41,37 @@ enum ChildProcess {
     /// Runs `executable arguments` with exactly `environment`; stdin comes from `stdin` and
     /// stdout goes to `stdout` (paths).
     static func run(_ executable: String, _ arguments: [String], environment: [String: String],
-                    stdin: String = "/dev/null", stdout: String = "/dev/null", stderrPath: String) throws(SpawnError) -> ChildRun {
+                    stdin: String = "/dev/null", stdout: String = "/dev/null", stderrPath: String) async throws(SpawnError) -> ChildRun {
         let report = stderrPath + ".spawn"
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_addopen(&actions, 0, stdin, O_RDONLY, 0)
-        posix_spawn_file_actions_addopen(&actions, 1, report, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
-
-        let argv = ([helper, stdout, stderrPath, executable] + arguments).map { strdup($0) }
-        defer { argv.forEach { free($0) } }
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") }
-        defer { envp.forEach { free($0) } }
-
-        var pid: pid_t = 0
-        let spawned = (argv + [nil]).withUnsafeBufferPointer { argvBuffer in
-            (envp + [nil]).withUnsafeBufferPointer { envBuffer in
-                // Both arrays hold at least their nil terminator, so they have storage.
-                guard let arguments = argvBuffer.baseAddress, let variables = envBuffer.baseAddress else { return EINVAL }
-                return posix_spawn(&pid, helper, &actions, nil, arguments, variables)
+        let status: TerminationStatus
+        do {
+            // Handed to the helper as its 0 and 1, and closed here once it has them.
+            let input = try FileDescriptor.open(FilePath(stdin), .readOnly, options: .closeOnExec)
+            let reportFile: FileDescriptor
+            do {
+                reportFile = try FileDescriptor.open(FilePath(report), .writeOnly, options: [.create, .truncate, .closeOnExec],
+                                                     permissions: [.ownerReadWrite])
+            } catch {
+                try? input.close()
+                throw error
             }
-        }
-        guard spawned == 0 else { throw SpawnError(description: "cannot start \(helper): \(String(cString: strerror(spawned)))") }
-        var status: Int32 = 0
-        while waitpid(pid, &status, 0) == -1 {
-            guard errno == EINTR else { throw SpawnError(description: "waitpid: \(String(cString: strerror(errno)))") }
+            let variables = Dictionary(uniqueKeysWithValues: environment.compactMap { name, value in
+                Environment.Key(rawValue: name).map { ($0, value) }
+            })
+            status = try await Subprocess.run(
+                .path(FilePath(helper)),
+                arguments: Arguments([stdout, stderrPath, executable] + arguments),
+                environment: .custom(variables),
+                input: .fileDescriptor(input, closeAfterSpawningProcess: true),
+                output: .fileDescriptor(reportFile, closeAfterSpawningProcess: true),
+                error: .fileDescriptor(.standardError, closeAfterSpawningProcess: false)
+            ).terminationStatus
+        } catch {
+            throw SpawnError(description: "cannot start \(helper): \(error)")
         }
         let line = (try? String(contentsOfFile: report, encoding: .utf8)) ?? ""
         let fields = line.split(separator: " ").map { Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }
-        guard status == 0, fields.count == 3, let code = fields[0], let kilobytes = fields[1], let nanoseconds = fields[2] else {
+        guard status == .exited(0), fields.count == 3, let code = fields[0], let kilobytes = fields[1], let nanoseconds = fields[2] else {
             throw SpawnError(description: "\(helper) failed for \(executable) (status \(status), report \(line.debugDescription))")
         }
         let errors = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""

@@ -16,7 +16,7 @@ struct Machine: Encodable {
     /// Whether the binary links the Swift runtime statically (`--static-swift-stdlib`).
     let staticSwiftRuntime: Bool
 
-    static func describe(binary: String, workspace: Workspace) -> Machine {
+    static func describe(binary: String, workspace: Workspace) async -> Machine {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
         let model = cpuinfo.split(separator: "\n").first { $0.hasPrefix("model name") }
             .flatMap { $0.split(separator: ":", maxSplits: 1).last }.map { $0.trimmingCharacters(in: .whitespaces) } ?? "unknown CPU"
@@ -33,18 +33,18 @@ struct Machine: Encodable {
         let build = "release"
         #endif
         return Machine(cpu: model, cores: sysconf(Int32(_SC_NPROCESSORS_ONLN)), memoryGiB: kilobytes / 1_048_576,
-                       kernel: "Linux \(kernel)", swift: swiftVersion(workspace: workspace), build: build,
+                       kernel: "Linux \(kernel)", swift: await swiftVersion(workspace: workspace), build: build,
                        loadAverage: load, binary: binary, staticSwiftRuntime: !needsSharedSwiftCore(binary))
     }
 
     /// The first line of `swift --version` from PATH or /opt/swift, if there is one.
-    private static func swiftVersion(workspace: Workspace) -> String {
+    private static func swiftVersion(workspace: Workspace) async -> String {
         let path = ProcessInfo.processInfo.environment["PATH", default: ""].split(separator: ":").map(String.init) + ["/opt/swift/usr/bin"]
         guard let swift = path.map({ $0 + "/swift" }).first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else {
             return "unknown (no swift on PATH)"
         }
         let out = workspace.file("swift-version.txt")
-        guard let run = try? ChildProcess.run(swift, ["--version"], environment: ["PATH": "/usr/bin:/bin"], stdout: out, stderrPath: workspace.file("swift-version.err")),
+        guard let run = try? await ChildProcess.run(swift, ["--version"], environment: ["PATH": "/usr/bin:/bin"], stdout: out, stderrPath: workspace.file("swift-version.err")),
               run.status == 0, let text = try? String(contentsOfFile: out, encoding: .utf8)
         else { return "unknown" }
         return text.split(separator: "\n").first { $0.contains("Swift version") }.map(String.init) ?? "unknown"

@@ -42,7 +42,7 @@ import Testing
         }
 
         let cache = dir.appendingPathComponent("cache")
-        let run = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "pass:all", "moon:now", "phases:3"], in: dir)
+        let run = try await CLI.run(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "pass:all", "moon:now", "phases:3"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         expectNoSecret(run.stdout + run.stderr, "report at -vvv")
         // The upstream did get them, so there was something to keep out.
@@ -57,13 +57,13 @@ import Testing
             let key = try #require(try Upstream.json(text)["key"] as? String)
             #expect(key.wholeMatch(of: /[0-9a-f]{64}/) != nil, "key field \(key)")
         }
-        let hit = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "moon:now"], in: dir)
+        let hit = try await CLI.run(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "moon:now"], in: dir)
         #expect(hit.status == 0)
         #expect(hit.stderr.contains("cache hit"))
         expectNoSecret(hit.stdout + hit.stderr, "cache hits")
 
         for command in [["sources"], ["check", "-vvv"], ["routes"]] {
-            let other = try await CLI.runOnOwnThread(command, in: dir)
+            let other = try await CLI.run(command, in: dir)
             #expect(other.status == 0, "\(command): \(other.stdout) \(other.stderr)")
             expectNoSecret(other.stdout + other.stderr, "\(command)")
         }
@@ -72,7 +72,7 @@ import Testing
         try #"{"location": {"latitude": 1, "longitude": 2}, "sources": {"w": {"module": "WSDOT", "options": {"mode": "api", "accessCode": "\#(Self.accessCode)", "baseURL": "ftp://x/\#(Self.accessCode)"}}}, "routes": {"pass": "w"}}"#
             .write(to: dir.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
         for command in [["--config", "broken.json", "-vvv", "pass:white"], ["check", "--config", "broken.json"]] {
-            let broken = try await CLI.runOnOwnThread(command, in: dir)
+            let broken = try await CLI.run(command, in: dir)
             #expect(broken.status == 2)
             #expect(broken.stderr.contains("ftp://x/REDACTED"), "\(broken.stderr)")
             expectNoSecret(broken.stdout + broken.stderr, "\(command)")
@@ -93,11 +93,11 @@ import Testing
         try FileManager.default.setAttributes([.modificationDate: Date().addingTimeInterval(-3600)], ofItemAtPath: old.path)
 
         // A report that writes nothing leaves them alone…
-        let local = try CLI.run(["--cache-dir", cache.path, "moon:now"], in: dir)
+        let local = try await CLI.run(["--cache-dir", cache.path, "moon:now"], in: dir)
         #expect(local.status == 0)
         #expect(FileManager.default.fileExists(atPath: old.path))
         // …the next write removes the old one and keeps the one a writer may still be renaming.
-        let run = try CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir)
+        let run = try await CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: old.path))
         #expect(FileManager.default.fileExists(atPath: fresh.path))
@@ -110,14 +110,14 @@ import Testing
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("cache")
-        #expect(try CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir).status == 0)
+        #expect(try await CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir).status == 0)
         let name = try #require(try files(in: cache).first)
         let entry = cache.appendingPathComponent(name)
         // Sparse: 40 MiB of size without the disk blocks.
         #expect(truncate(entry.path, 40 << 20) == 0)
 
         // --offline cannot refetch, so what happens to the entry is plain: deleted unread.
-        let offline = try CLI.run(["--cache-dir", cache.path, "--offline", "pass:white"], in: dir)
+        let offline = try await CLI.run(["--cache-dir", cache.path, "--offline", "pass:white"], in: dir)
         #expect(offline.status == 1)
         #expect(!FileManager.default.fileExists(atPath: entry.path))
         let warnings = offline.stderrLines.filter { $0.contains("cache:") }
@@ -128,7 +128,7 @@ import Testing
         #expect(truncate(entry.path, 40 << 20) == 0)
         let requests = server.requestCount("/api/GetMountainPassConditionsAsJson")
         let started = Date()
-        let run = try CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir)
+        let run = try await CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(Date().timeIntervalSince(started) < 10)
         #expect(server.requestCount("/api/GetMountainPassConditionsAsJson") == requests + 1)
@@ -142,7 +142,7 @@ import Testing
         let cache = dir.appendingPathComponent("cache")
         try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
         #expect(chmod(cache.path, 0o755) == 0)
-        let run = try CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir)
+        let run = try await CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         let mode = try #require(try FileManager.default.attributesOfItem(atPath: cache.path)[.posixPermissions] as? Int)
         #expect(mode & 0o777 == 0o700)
@@ -154,7 +154,7 @@ import Testing
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         try "not a folder".write(to: dir.appendingPathComponent("file"), atomically: true, encoding: .utf8)
         let cache = dir.appendingPathComponent(relative).path
-        let run = try CLI.run(["--cache-dir", cache, "pass:white", "pass:snoqualmie", "pass:stevens"], in: dir)
+        let run = try await CLI.run(["--cache-dir", cache, "pass:white", "pass:snoqualmie", "pass:stevens"], in: dir)
         #expect(run.status == 0, "the cache is an optimisation: \(run.stderr)")
         #expect(run.stderrLines.count == 1, "\(run.stderr)")
         let line = try #require(run.stderrLines.first)
@@ -169,7 +169,7 @@ import Testing
     @Test func offlineAnswersLocalSources() async throws {
         let cache = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: cache) }
-        let run = try CLI.run(["--offline", "--profile", "offline", "--cache-dir", cache.path, "--format", "ndjson", "moon:now", "phases:2", "pass:snoqualmie"])
+        let run = try await CLI.run(["--offline", "--profile", "offline", "--cache-dir", cache.path, "--format", "ndjson", "moon:now", "phases:2", "pass:snoqualmie"])
         #expect(run.status == 0, "\(run.stdout)\(run.stderr)")
         #expect(run.stdoutLines.count == 3)
         #expect(!run.stdout.contains("\"error\""))
@@ -179,7 +179,7 @@ import Testing
     @Test func offlineRefusesTheNetworkToAnUncachedSource() async throws {
         let (server, dir) = try setup(ttl: "0")
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["--offline", "--cache-dir", dir.appendingPathComponent("cache").path, "--format", "ndjson", "pass:white", "moon:now"], in: dir)
+        let run = try await CLI.run(["--offline", "--cache-dir", dir.appendingPathComponent("cache").path, "--format", "ndjson", "pass:white", "moon:now"], in: dir)
         #expect(run.status == 1)
         let lines = run.stdoutLines
         #expect(lines.count == 2)
@@ -200,14 +200,14 @@ import Testing
         for config in [fifo, "/dev/zero"] {
             for command in [["--config", config, "moon:now"], ["check", "--config", config]] {
                 let started = Date()
-                let run = try CLI.run(command, timeout: 10)
+                let run = try await CLI.run(command, timeout: 10)
                 #expect(run.status == 2, "\(command)")
                 #expect(run.stderr == "conditions: \(config): not a regular file (\(config == fifo ? "a FIFO" : "a character device"))\n", "\(command)")
                 #expect(Date().timeIntervalSince(started) < 10)
             }
         }
         // Found by the lookup order too (./sources.json), not only by --config.
-        let found = try CLI.run(["moon:now"], in: dir, timeout: 10)
+        let found = try await CLI.run(["moon:now"], in: dir, timeout: 10)
         #expect(found.status == 2)
         #expect(found.stderr.contains("not a regular file"))
     }
@@ -223,7 +223,7 @@ import Testing
         """.write(to: dir.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
         let path = dir.appendingPathComponent("sources.json").path
         for command in [["check"], ["moon:now"]] {
-            let run = try CLI.run(command, in: dir)
+            let run = try await CLI.run(command, in: dir)
             #expect(run.status == 2, "\(command)")
             #expect(run.stderr == "conditions: \(path):3:14: invalid JSON: duplicate member name \"sky\" (first at line 2, column 14)\n", "\(command)")
         }
@@ -231,14 +231,14 @@ import Testing
 
     @Test(arguments: ["0001-01-01T00:00:00Z", "0000-01-01", "0999-12-31T23:59:59Z", "9999-12-31T23:00-08:00"])
     func nowOutsideTheSupportedRangeIsAUsageError(_ now: String) async throws {
-        let run = try CLI.run(["--now", now, "--profile", "offline", "moon:now"])
+        let run = try await CLI.run(["--now", now, "--profile", "offline", "moon:now"])
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderr == "conditions: --now: \"\(now)\" is outside the supported range, 1000-01-01T00:00:00Z to 9999-12-31T23:59:59Z\n")
     }
 
     @Test func nowHelpStatesTheRange() async throws {
-        let help = try CLI.run(["report", "--help"])
+        let help = try await CLI.run(["report", "--help"])
         #expect(help.status == 0)
         let flat = help.stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
         #expect(flat.contains("(1000-01-01T00:00:00Z to 9999-12-31T23:59:59Z)"), "\(help.stdout)")
@@ -246,11 +246,11 @@ import Testing
 
     @Test func earlyInstantsInRangePrintWithFourDigitYears() async throws {
         // Astronomy refuses years outside 1900–2100 per URN, echoing the instant it was given.
-        let utc = try CLI.run(["--now", "1200-03-01T00:00:00Z", "--profile", "offline", "--format", "ndjson", "moon:now"])
+        let utc = try await CLI.run(["--now", "1200-03-01T00:00:00Z", "--profile", "offline", "--format", "ndjson", "moon:now"])
         #expect(utc.status == 1)
         #expect(utc.stdout.contains(#"now \"1200-03-01T00:00:00Z\""#), "\(utc.stdout)")
         // A date alone is local midnight: Seattle's mean solar time then, 7:52:58 behind UTC.
-        let local = try CLI.run(["--now", "1000-01-01", "--profile", "offline", "--format", "ndjson", "moon:now"])
+        let local = try await CLI.run(["--now", "1000-01-01", "--profile", "offline", "--format", "ndjson", "moon:now"])
         #expect(local.status == 1)
         #expect(local.stdout.contains(#"now \"1000-01-01T07:52:58Z\""#), "\(local.stdout)")
     }
@@ -263,7 +263,7 @@ import Testing
         ("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq", "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1"),
         (String(repeating: "conditions ", count: 100), "9f6ac76f4a38786afb3e81977050a087c45aeece89ea4808e23da45c2a8f142f"),
     ])
-    func cacheKeysAreSHA256InHex(_ input: String, _ digest: String) {
+    func cacheKeysAreSHA256InHex(_ input: String, _ digest: String) async {
         #expect(CacheKey.digest(input) == digest)
     }
 }

@@ -5,47 +5,47 @@ import Testing
 @Suite struct CommandsTests {
     let config = CLI.packageRoot.appendingPathComponent("sources.json").path
 
-    @Test func routesPrintsPatternInstanceAndModule() throws {
-        let run = try CLI.run(["routes", "--config", config, "--profile", "offline"])
+    @Test func routesPrintsPatternInstanceAndModule() async throws {
+        let run = try await CLI.run(["routes", "--config", config, "--profile", "offline"])
         #expect(run.status == 0)
         let line = try #require(run.stdoutLines.first { $0.hasPrefix("pass:{name}") })
         #expect(line.contains("fixtures") && line.contains("Fixtures") && line.contains("pass:all"))
         #expect(run.stdoutLines.first?.hasPrefix("PATTERN") == true)
-        let json = try CLI.run(["routes", "--config", config, "--profile", "offline", "--format", "json"])
+        let json = try await CLI.run(["routes", "--config", config, "--profile", "offline", "--format", "json"])
         let rows = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
         #expect(rows.contains { $0["pattern"] as? String == "pass:{name}" && $0["module"] as? String == "Fixtures" })
     }
 
-    @Test func sourcesListsInstancesAndModules() throws {
-        let run = try CLI.run(["sources", "--config", config])
+    @Test func sourcesListsInstancesAndModules() async throws {
+        let run = try await CLI.run(["sources", "--config", config])
         #expect(run.status == 0)
         #expect(run.stdout.contains("Modules:"))
         #expect(run.stdout.contains("Fixtures"))
     }
 
-    @Test func checkPassesOnTheShippedConfig() throws {
+    @Test func checkPassesOnTheShippedConfig() async throws {
         for profile in [[], ["--profile", "offline"]] {
-            let run = try CLI.run(["check", "--config", config] + profile)
+            let run = try await CLI.run(["check", "--config", config] + profile)
             #expect(run.status == 0, "\(run.stderr)")
             #expect(run.stdout.hasPrefix("ok: "))
         }
     }
 
-    @Test func helpHasExamplesAndExitCodes() throws {
-        let run = try CLI.run(["--help"])
+    @Test func helpHasExamplesAndExitCodes() async throws {
+        let run = try await CLI.run(["--help"])
         #expect(run.status == 0)
         #expect(run.stdout.contains("conditions pass:snoqualmie moon:now phases:5"))
         #expect(run.stdout.contains("Exit codes"))
-        let version = try CLI.run(["--version"])
+        let version = try await CLI.run(["--version"])
         #expect(version.status == 0)
         #expect(version.stdout.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: ".").count == 3)
     }
 
-    @Test func usageErrorsExitTwoWithOneLine() throws {
-        let unknown = try CLI.run(["--frobnicate"])
+    @Test func usageErrorsExitTwoWithOneLine() async throws {
+        let unknown = try await CLI.run(["--frobnicate"])
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("Unknown option '--frobnicate'"))
-        let badFormat = try CLI.run(["--config", config, "--format", "xml", "moon:now"])
+        let badFormat = try await CLI.run(["--config", config, "--format", "xml", "moon:now"])
         #expect(badFormat.status == 2)
         #expect(badFormat.stdout.isEmpty)
     }

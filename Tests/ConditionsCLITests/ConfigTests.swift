@@ -20,36 +20,36 @@ import Testing
         """
     }
 
-    @Test func invalidJSONNamesFileLineAndColumn() throws {
+    @Test func invalidJSONNamesFileLineAndColumn() async throws {
         let dir = try folder(with: "{\n  \"location\": {\"latitude\": 1, \"longitude\": 2},\n  \"routes\": {,}\n}")
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["pass:white"], in: dir)
+        let run = try await CLI.run(["pass:white"], in: dir)
         #expect(run.status == 2)
         #expect(run.stdout.isEmpty)
         #expect(run.stderrLines.count == 1)
         #expect(run.stderr.contains("sources.json:3:14: invalid JSON"))
     }
 
-    @Test func unknownModuleSuggestsTheClosest() throws {
+    @Test func unknownModuleSuggestsTheClosest() async throws {
         let dir = try folder(with: """
         {"location": {"latitude": 1, "longitude": 2},
          "sources": {"f": {"module": "Fixture"}}, "routes": {"pass": "f"}}
         """)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["pass:white"], in: dir)
+        let run = try await CLI.run(["pass:white"], in: dir)
         #expect(run.status == 2)
         #expect(run.stderr.contains("sources.f.module: unknown module \"Fixture\" (did you mean \"Fixtures\"?)"))
     }
 
-    @Test func routeToMissingInstance() throws {
+    @Test func routeToMissingInstance() async throws {
         let dir = try folder(with: minimal(extra: #", "profiles": {"p": {"routes": {"moon": "astronmy"}}}"#))
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["--profile", "p", "pass:white"], in: dir)
+        let run = try await CLI.run(["--profile", "p", "pass:white"], in: dir)
         #expect(run.status == 2)
         #expect(run.stderr.contains("routes.moon: no source instance \"astronmy\""))
     }
 
-    @Test func checkReportsEveryProblemAtOnce() throws {
+    @Test func checkReportsEveryProblemAtOnce() async throws {
         let dir = try folder(with: """
         {"location": {"latitude": 123, "longitude": 2},
          "sources": {"f": {"module": "Fixtures", "options": {"directory": "\(fixtures)", "dir": 1}},
@@ -58,7 +58,7 @@ import Testing
          "reprot": []}
         """)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["check"], in: dir)
+        let run = try await CLI.run(["check"], in: dir)
         #expect(run.status == 2)
         let text = run.stderr
         #expect(text.contains("reprot: unknown key (did you mean \"report\"?)"))
@@ -70,14 +70,14 @@ import Testing
         #expect(run.stderrLines.allSatisfy { $0.hasPrefix("conditions: ") })
     }
 
-    @Test func moduleOptionsAreValidatedWithTheirPath() throws {
+    @Test func moduleOptionsAreValidatedWithTheirPath() async throws {
         let dir = try folder(with: """
         {"location": {"latitude": 1, "longitude": 2},
          "sources": {"f": {"module": "Fixtures", "options": {"directory": "\(fixtures)", "directroy": "x"}}},
          "routes": {"pass": "f"}}
         """)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["check"], in: dir)
+        let run = try await CLI.run(["check"], in: dir)
         #expect(run.status == 2)
         #expect(run.stderr.contains("unknown option sources.f.options.directroy (did you mean \"directory\"?)"))
         let typed = try folder(with: """
@@ -85,12 +85,12 @@ import Testing
          "sources": {"f": {"module": "Fixtures", "options": {"directory": 7}}}, "routes": {"pass": "f"}}
         """)
         defer { try? FileManager.default.removeItem(at: typed) }
-        let typedRun = try CLI.run(["check"], in: typed)
+        let typedRun = try await CLI.run(["check"], in: typed)
         #expect(typedRun.status == 2)
         #expect(typedRun.stderr.contains("sources.f.options.directory: expected a string, found number"))
     }
 
-    @Test func environmentInterpolationAndMissingVariables() throws {
+    @Test func environmentInterpolationAndMissingVariables() async throws {
         let dir = try folder(with: """
         {"location": {"latitude": 1, "longitude": 2},
          "sources": {"f": {"module": "Fixtures", "options": {"directory": "${FIXTURE_DIR}"}},
@@ -98,27 +98,27 @@ import Testing
          "routes": {"pass": "f"}}
         """)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let ok = try CLI.run(["--format", "ndjson", "pass:white"], in: dir, environment: ["FIXTURE_DIR": fixtures])
+        let ok = try await CLI.run(["--format", "ndjson", "pass:white"], in: dir, environment: ["FIXTURE_DIR": fixtures])
         #expect(ok.status == 0, "an unrouted source may reference unset variables: \(ok.stderr)")
         #expect(ok.stdout.contains("\"White Pass US 12\""))
-        let missing = try CLI.run(["pass:white"], in: dir)
+        let missing = try await CLI.run(["pass:white"], in: dir)
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("sources.f.options.directory: environment variable FIXTURE_DIR is not set"))
         #expect(!missing.stderr.contains("NOT_SET_ANYWHERE"))
     }
 
-    @Test func anUnroutedBrokenSourceFailsCheckButNotAReport() throws {
+    @Test func anUnroutedBrokenSourceFailsCheckButNotAReport() async throws {
         let dir = try folder(with: minimal(extra: "").replacingOccurrences(
             of: #""sources": {"#, with: #""sources": {"spare": {"module": "Fixtures", "options": {"directory": 5}}, "#))
         defer { try? FileManager.default.removeItem(at: dir) }
-        let report = try CLI.run(["pass:white"], in: dir)
+        let report = try await CLI.run(["pass:white"], in: dir)
         #expect(report.status == 0, "an instance no scheme routes to answers nothing: \(report.stderr)")
-        let check = try CLI.run(["check"], in: dir)
+        let check = try await CLI.run(["check"], in: dir)
         #expect(check.status == 2)
         #expect(check.stderr.contains("sources.spare.options.directory: expected a string, found number"))
     }
 
-    @Test func lookupOrderAndRelativePaths() throws {
+    @Test func lookupOrderAndRelativePaths() async throws {
         // Relative "directory" resolves against the config's folder, not the working directory.
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
@@ -127,45 +127,45 @@ import Testing
         let elsewhere = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: elsewhere) }
 
-        let viaEnvironment = try CLI.run(["pass:white"], in: elsewhere, environment: ["CONDITIONS_CONFIG": dir.appendingPathComponent("sources.json").path])
+        let viaEnvironment = try await CLI.run(["pass:white"], in: elsewhere, environment: ["CONDITIONS_CONFIG": dir.appendingPathComponent("sources.json").path])
         #expect(viaEnvironment.status == 0, "\(viaEnvironment.stderr)")
-        let viaWorkingDirectory = try CLI.run(["pass:white"], in: dir)
+        let viaWorkingDirectory = try await CLI.run(["pass:white"], in: dir)
         #expect(viaWorkingDirectory.status == 0)
         // --config beats $CONDITIONS_CONFIG.
         let broken = elsewhere.appendingPathComponent("broken.json")
         try "{".write(to: broken, atomically: true, encoding: .utf8)
-        let explicit = try CLI.run(["--config", broken.path, "pass:white"], in: elsewhere, environment: ["CONDITIONS_CONFIG": dir.appendingPathComponent("sources.json").path])
+        let explicit = try await CLI.run(["--config", broken.path, "pass:white"], in: elsewhere, environment: ["CONDITIONS_CONFIG": dir.appendingPathComponent("sources.json").path])
         #expect(explicit.status == 2)
         #expect(explicit.stderr.contains("broken.json:1:2"))
         // XDG config home is the last place looked.
         let xdg = elsewhere.appendingPathComponent("xdg/conditions")
         try FileManager.default.createDirectory(at: xdg, withIntermediateDirectories: true)
         try minimal().write(to: xdg.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
-        let viaXDG = try CLI.run(["pass:white"], in: elsewhere, environment: ["XDG_CONFIG_HOME": elsewhere.appendingPathComponent("xdg").path])
+        let viaXDG = try await CLI.run(["pass:white"], in: elsewhere, environment: ["XDG_CONFIG_HOME": elsewhere.appendingPathComponent("xdg").path])
         #expect(viaXDG.status == 0, "\(viaXDG.stderr)")
         // Nothing anywhere: the error lists where it looked.
-        let nowhere = try CLI.run(["pass:white"], in: elsewhere)
+        let nowhere = try await CLI.run(["pass:white"], in: elsewhere)
         #expect(nowhere.status == 2)
         #expect(nowhere.stderr.contains("no sources.json found"))
     }
 
-    @Test func profilesFromFlagOrEnvironment() throws {
+    @Test func profilesFromFlagOrEnvironment() async throws {
         let dir = try folder(with: minimal(extra: #", "profiles": {"moonless": {"routes": {"moon": "nowhere"}}, "empty": {}}"#))
         defer { try? FileManager.default.removeItem(at: dir) }
-        let unknown = try CLI.run(["--profile", "bogus", "pass:white"], in: dir)
+        let unknown = try await CLI.run(["--profile", "bogus", "pass:white"], in: dir)
         #expect(unknown.status == 2)
         #expect(unknown.stderr.contains("unknown profile \"bogus\"; known: moonless, empty"))
-        let fromEnvironment = try CLI.run(["pass:white"], in: dir, environment: ["CONDITIONS_PROFILE": "moonless"])
+        let fromEnvironment = try await CLI.run(["pass:white"], in: dir, environment: ["CONDITIONS_PROFILE": "moonless"])
         #expect(fromEnvironment.status == 2)
         #expect(fromEnvironment.stderr.contains("routes.moon: no source instance \"nowhere\""))
-        let flagWins = try CLI.run(["--profile", "empty", "pass:white"], in: dir, environment: ["CONDITIONS_PROFILE": "moonless"])
+        let flagWins = try await CLI.run(["--profile", "empty", "pass:white"], in: dir, environment: ["CONDITIONS_PROFILE": "moonless"])
         #expect(flagWins.status == 0)
     }
 
-    @Test func noURNsAndNoReportIsAUsageError() throws {
+    @Test func noURNsAndNoReportIsAUsageError() async throws {
         let dir = try folder(with: minimal())
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run([], in: dir)
+        let run = try await CLI.run([], in: dir)
         #expect(run.status == 2)
         #expect(run.stderr.contains("no URNs given"))
     }

@@ -10,8 +10,8 @@ import Testing
         try output.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
     }
 
-    @Test func theFerriesExampleAnswersThroughTheBinary() throws {
-        let run = try CLI.run(["--config", config, "--now", "2026-11-21T14:00:00Z", "--format", "ndjson", "ferry:seattle-bainbridge", "ferry:Mukilteo-Clinton"])
+    @Test func theFerriesExampleAnswersThroughTheBinary() async throws {
+        let run = try await CLI.run(["--config", config, "--now", "2026-11-21T14:00:00Z", "--format", "ndjson", "ferry:seattle-bainbridge", "ferry:Mukilteo-Clinton"])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         let results = try objects(run)
@@ -31,21 +31,21 @@ import Testing
         #expect((results[1]["data"] as? [String: Any])?["route"] as? String == "mukilteo-clinton")
     }
 
-    @Test func anUnknownRouteIsNotFoundWithTheClosestSuggested() throws {
-        let run = try CLI.run(["--config", config, "ferry:seatle-bainbridge", "moon:now"])
+    @Test func anUnknownRouteIsNotFoundWithTheClosestSuggested() async throws {
+        let run = try await CLI.run(["--config", config, "ferry:seatle-bainbridge", "moon:now"])
         #expect(run.status == 1)
         #expect(run.stdout.contains("moon:now"))
         #expect(run.stderrLines == ["conditions: ferry:seatle-bainbridge: notFound: no ferry route \"seatle-bainbridge\" (routes: edmonds-kingston, mukilteo-clinton, seattle-bainbridge); did you mean ferry:seattle-bainbridge?"])
     }
 
-    @Test func theFerriesRoutesAreListed() throws {
-        let run = try CLI.run(["routes", "--config", config])
+    @Test func theFerriesRoutesAreListed() async throws {
+        let run = try await CLI.run(["routes", "--config", config])
         #expect(run.status == 0)
         #expect(run.stdout.contains("ferry:{route}"))
         #expect(run.stdout.contains("ferry:seattle-bainbridge"))
     }
 
-    @Test func aCrashingPluginFailsOnlyItsOwnURNs() throws {
+    @Test func aCrashingPluginFailsOnlyItsOwnURNs() async throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data("import sys\nsys.stdin.read()\nraise RuntimeError('the tide table is missing')\n".utf8)
@@ -61,7 +61,7 @@ import Testing
               "routes": { "pass": "fixtures", "tide": "tides" }
             }
             """#.utf8).write(to: folder.appendingPathComponent("sources.json"))
-        let run = try CLI.run(["--format", "ndjson", "tide:9447130", "pass:stevens"], in: folder)
+        let run = try await CLI.run(["--format", "ndjson", "tide:9447130", "pass:stevens"], in: folder)
         #expect(run.status == 1)
         let results = try objects(run)
         let error = try #require(results.first?["error"] as? [String: Any])
@@ -73,7 +73,7 @@ import Testing
         #expect(results.last?["data"] != nil)
     }
 
-    @Test func aMissingProgramIsAConfigurationError() throws {
+    @Test func aMissingProgramIsAConfigurationError() async throws {
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Data(#"""
@@ -83,7 +83,7 @@ import Testing
               "routes": { "tide": "tides" }
             }
             """#.utf8).write(to: folder.appendingPathComponent("sources.json"))
-        let run = try CLI.run(["check"], in: folder)
+        let run = try await CLI.run(["check"], in: folder)
         #expect(run.status == 2)
         #expect(run.stderr.contains("sources.json: sources.tides: sources.tides.options.command[0]: no program \"tides-plugin\" on PATH"))
     }

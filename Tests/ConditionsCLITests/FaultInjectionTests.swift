@@ -43,7 +43,7 @@ import Testing
         /// Resolves `urns` (default: the faulty White Pass, healthy Snoqualmie, the moon) as NDJSON.
         func report(_ urns: [String] = ["pass:white", "pass:snoqualmie", "moon:now"], environment: [String: String] = [:]) async throws -> Report {
             let started = Date()
-            let run = try await CLI.runOnOwnThread(["--no-cache", "-q", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns, in: dir, environment: environment, timeout: 30)
+            let run = try await CLI.run(["--no-cache", "-q", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns, in: dir, environment: environment, timeout: 30)
             let elapsed = Date().timeIntervalSince(started)
             return Report(run: run, elapsed: elapsed, objects: try run.stdoutLines.map(Upstream.json))
         }
@@ -162,7 +162,7 @@ import Testing
         // Clear the screen, retitle the window, return to the line start, and a C1 CSI.
         page.insert(contentsOf: Data("\u{1B}[2J\u{1B}]0;pwned\u{07}\r\u{9B}31m".utf8), at: at.lowerBound)
         setup.server.route("/passes/white", setup.html(page))
-        let run = try await CLI.runOnOwnThread(["--no-cache", "pass:white"], in: setup.dir)
+        let run = try await CLI.run(["--no-cache", "pass:white"], in: setup.dir)
         #expect(run.status == 0, "\(run.stderr)")
         // libxml2 drops the C0 controls XML forbids; the C1 one survives and is shown escaped.
         #expect(run.stdout.contains("\\u{9B}31m"), "shown, escaped")
@@ -290,7 +290,7 @@ import Testing
             sources: #""aeris": {"module": "Aeris", "options": {"baseURL": "\#(server.url("/").absoluteString)", "clientId": "id", "clientSecret": "sec"}, "http": {"timeout": 1}}, "fixtures": {"module": "Fixtures", "options": {"directory": "\#(CLI.packageRoot.appendingPathComponent("Fixtures").path)"}}"#,
             routes: #""moon": "aeris", "phases": "aeris", "pass": "fixtures""#)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try await CLI.runOnOwnThread(["--no-cache", "--format", "ndjson", "moon:now", "phases:3", "pass:stevens"], in: dir)
+        let run = try await CLI.run(["--no-cache", "--format", "ndjson", "moon:now", "phases:3", "pass:stevens"], in: dir)
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map(Upstream.json)
         for object in objects.prefix(2) {

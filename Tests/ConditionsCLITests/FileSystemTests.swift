@@ -19,17 +19,10 @@ import Testing
     }
 
     /// Runs the binary under `umask 000`, the most permissive a user could have.
-    func runPermissive(_ arguments: [String], in dir: URL) throws -> Int32 {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", #"umask 000; exec "$0" "$@""#, CLI.binary.path] + arguments
-        process.currentDirectoryURL = dir
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": dir.path].merging(Self.environment) { $1 }
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        process.waitUntilExit()
-        return process.terminationStatus
+    func runPermissive(_ arguments: [String], in dir: URL) async throws -> Int32 {
+        try await CLI.runProgram(URL(fileURLWithPath: "/bin/sh"), ["-c", #"umask 000; exec "$0" "$@""#, CLI.binary.path] + arguments,
+                                 in: dir, environment: ["PATH": "/usr/bin:/bin", "HOME": dir.path].merging(Self.environment) { $1 },
+                                 timeout: 60).status
     }
 
     func permissions(_ path: String) throws -> Int {
@@ -40,7 +33,7 @@ import Testing
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("deep/er/cache").path
-        let status = try runPermissive(["--cache-dir", cache, "pass:snoqualmie", "pass:all"], in: dir)
+        let status = try await runPermissive(["--cache-dir", cache, "pass:snoqualmie", "pass:all"], in: dir)
         #expect(status == 0)
         #expect(try permissions(cache) == 0o700)
         let files = try FileManager.default.contentsOfDirectory(atPath: cache)
@@ -56,7 +49,7 @@ import Testing
         // Percent-encoded letters decode to a real pass, so these resolve and are cached under the text asked.
         let urns = ["pass:snoqualmie", "pass:%73noqualmie", "PASS:white", "pass:..%2f..%2fescape", "pass:%2e%2e", "pass:%252e%252e%252fx",
                     "pass:%2fetc%2fpasswd", "pass:$(touch x)", "pass:.%2f..%2fcache"] + HostileURNs.traversal
-        let run = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "--format", "ndjson", "--"] + urns, in: dir, environment: Self.environment)
+        let run = try await CLI.run(["--cache-dir", cache.path, "--format", "ndjson", "--"] + urns, in: dir, environment: Self.environment)
         #expect(run.status == 1)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path).sorted() == (before + ["cache"]).sorted())
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
@@ -70,7 +63,7 @@ import Testing
         let (server, dir) = try setup()
         defer { server.stop(); try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("cache")
-        let first = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "pass:white"], in: dir, environment: Self.environment)
+        let first = try await CLI.run(["--cache-dir", cache.path, "pass:white"], in: dir, environment: Self.environment)
         #expect(first.status == 0)
         let entry = try #require(try FileManager.default.contentsOfDirectory(atPath: cache.path).first)
         let victim = dir.appendingPathComponent("victim.txt")
@@ -78,7 +71,7 @@ import Testing
         try FileManager.default.removeItem(at: cache.appendingPathComponent(entry))
         try FileManager.default.createSymbolicLink(at: cache.appendingPathComponent(entry), withDestinationURL: victim)
 
-        let refreshed = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "--refresh", "pass:white"], in: dir, environment: Self.environment)
+        let refreshed = try await CLI.run(["--cache-dir", cache.path, "--refresh", "pass:white"], in: dir, environment: Self.environment)
         #expect(refreshed.status == 0)
         #expect(try String(contentsOf: victim, encoding: .utf8) == "precious")
         let type = try FileManager.default.attributesOfItem(atPath: cache.appendingPathComponent(entry).path)[.type] as? FileAttributeType

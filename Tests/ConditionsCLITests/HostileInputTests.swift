@@ -14,7 +14,7 @@ import Testing
         try run.stdoutLines.map(Upstream.json)
     }
 
-    @Test func theCorpusIsLargeAndVaried() {
+    @Test func theCorpusIsLargeAndVaried() async {
         #expect(HostileURNs.all.count >= 100)
         #expect(Set(HostileURNs.all).count == HostileURNs.all.count, "no duplicates")
     }
@@ -24,7 +24,7 @@ import Testing
         // "-" means stdin (tested below); "--" ends the options so "-v" and "--help" are URNs.
         let urns = HostileURNs.all.filter { $0 != "-" }
         let started = Date()
-        let run = try await CLI.runOnOwnThread(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "--"] + urns)
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "--"] + urns)
         #expect(Date().timeIntervalSince(started) < 20)
         #expect(run.status == 1)
         let objects = try objects(run)
@@ -47,9 +47,9 @@ import Testing
 
     @Test func textModePrintsOneSafeLinePerFailure() async throws {
         let urns = HostileURNs.all.filter { $0 != "-" }
-        let json = try objects(try await CLI.runOnOwnThread(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "--"] + urns))
+        let json = try objects(try await CLI.run(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "--"] + urns))
         let failures = json.filter { $0["error"] != nil }.count
-        let run = try await CLI.runOnOwnThread(["--config", config, "--profile", "replay", "--no-cache", "--"] + urns)
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--no-cache", "--"] + urns)
         #expect(run.status == 1)
         #expect(run.stderrLines.count == failures)
         #expect(run.stderrLines.allSatisfy { $0.hasPrefix("conditions: ") })
@@ -63,7 +63,7 @@ import Testing
         // NUL cannot be an argument, but it can be a line.
         let text = (HostileURNs.all + ["pass:a\u{0}b", "\u{0}", "pass:\u{0}", "pass:%00"]).joined(separator: "\n")
         let expected = ReportInput.parseList(text)
-        let run = try await CLI.runOnOwnThread(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "-"], stdin: text)
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "-"], stdin: text)
         #expect(run.status == 1)
         let objects = try objects(run)
         #expect(objects.map { $0["urn"] as? String } == expected)
@@ -78,7 +78,7 @@ import Testing
         let megabyte = "pass:" + String(repeating: "x", count: 1 << 20)
         let many = (0..<5000).map { $0.isMultiple(of: 2) ? "pass:%2e%2e%2f\($0)" : "pass:snoqualmie" }
         let started = Date()
-        let run = try await CLI.runOnOwnThread(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "-"],
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--no-cache", "--format", "ndjson", "-"],
                               stdin: ([megabyte] + many).joined(separator: "\n"))
         #expect(Date().timeIntervalSince(started) < 30)
         #expect(run.status == 1)
@@ -102,7 +102,7 @@ import Testing
         try #"{"location": {"latitude": 1, "longitude": 2}, "sources": {"f": {"module": "Fixtures"}}, "routes": {"moon": "f"}}"#
             .write(to: dir.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
         for format in ["text", "json", "csv"] {
-            let run = try await CLI.runOnOwnThread(["--format", format, "moon:now"], in: dir)
+            let run = try await CLI.run(["--format", format, "moon:now"], in: dir)
             #expect(run.status == 0, "\(format): \(run.stderr)")
             #expect(run.stdout.contains("full moon"))
         }
@@ -176,7 +176,7 @@ import Testing
             defer { try? FileManager.default.removeItem(at: dir) }
             for arguments in [["--config", path, "moon:now"], ["check", "--config", path]] {
                 let started = Date()
-                let run = try await CLI.runOnOwnThread(arguments, in: dir, timeout: 30)
+                let run = try await CLI.run(arguments, in: dir, timeout: 30)
                 let elapsed = Date().timeIntervalSince(started)
                 #expect(run.status == 2, "\(name) \(arguments[0]): exit \(run.status): \(run.stderr.prefix(300))")
                 #expect(elapsed < 15, "\(name): \(elapsed) s")
@@ -197,24 +197,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         try FileManager.default.setAttributes([.posixPermissions: 0], ofItemAtPath: file.path)
         // Root reads any file whatever its mode, so as root the binary runs as nobody.
-        let process = Process()
         let arguments = [CLI.binary.path, "--config", file.path, "moon:now"]
-        if geteuid() == 0 {
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/setpriv")
-            process.arguments = ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments
-        } else {
-            process.executableURL = CLI.binary
-            process.arguments = Array(arguments.dropFirst())
-        }
-        process.currentDirectoryURL = URL(fileURLWithPath: "/")
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": "/tmp"]
-        let err = Pipe()
-        process.standardError = err
-        process.standardOutput = FileHandle.nullDevice
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 2, "\(stderr)")
+        let run = geteuid() == 0
+            ? try await CLI.runProgram(URL(fileURLWithPath: "/usr/bin/setpriv"), ["--reuid=65534", "--regid=65534", "--clear-groups"] + arguments,
+                                       in: URL(fileURLWithPath: "/"), environment: ["PATH": "/usr/bin:/bin", "HOME": "/tmp"], timeout: 60)
+            : try await CLI.runProgram(CLI.binary, Array(arguments.dropFirst()),
+                                       in: URL(fileURLWithPath: "/"), environment: ["PATH": "/usr/bin:/bin", "HOME": "/tmp"], timeout: 60)
+        let stderr = run.stderr
+        #expect(run.status == 2, "\(stderr)")
         let lines = stderr.split(separator: "\n")
         #expect(lines.count == 1 && stderr.contains(file.path) && stderr.contains("cannot read"), "\(stderr)")
     }

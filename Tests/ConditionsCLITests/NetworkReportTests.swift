@@ -4,7 +4,7 @@ import Testing
 
 /// Live-source reports through the built binary, the real libcurl client and a loopback server.
 @Suite struct NetworkReportTests {
-    @Test func wsdotHTMLModeWithAPartlyFailingReport() throws {
+    @Test func wsdotHTMLModeWithAPartlyFailingReport() async throws {
         let server = LoopbackServer()
         try Upstream.servePassPages(on: server)
         server.route("/passes/stevens", .text("upstream broke", status: 503))
@@ -14,7 +14,7 @@ import Testing
                                       routes: #""pass": "wsdot", "moon": "astronomy""#)
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        let run = try CLI.run(["--no-cache", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z", "pass:snoqualmie", "pass:stevens", "pass:blewett", "moon:now"], in: dir)
+        let run = try await CLI.run(["--no-cache", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z", "pass:snoqualmie", "pass:stevens", "pass:blewett", "moon:now"], in: dir)
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map(Upstream.json)
         #expect(objects.map { $0["urn"] as? String } == ["pass:snoqualmie", "pass:stevens", "pass:blewett", "moon:now"])
@@ -33,7 +33,7 @@ import Testing
         #expect(server.requests.first?.headers["user-agent"]?.hasPrefix("conditions/") == true)
     }
 
-    @Test func wsdotHTMLModePassAllFetchesEveryPageOnce() throws {
+    @Test func wsdotHTMLModePassAllFetchesEveryPageOnce() async throws {
         let server = LoopbackServer()
         try Upstream.servePassPages(on: server)
         try server.start()
@@ -41,7 +41,7 @@ import Testing
         let dir = try Upstream.config(sources: #""wsdot": {"module": "WSDOT", "options": {"baseURL": "\#(server.url("/passes").absoluteString)"}}"#,
                                       routes: #""pass": "wsdot""#)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let run = try CLI.run(["--no-cache", "--format", "json", "pass:all"], in: dir)
+        let run = try await CLI.run(["--no-cache", "--format", "json", "pass:all"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         let array = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [[String: Any]])
         let passes = try #require((array.first?["data"] as? [String: Any])?["passes"] as? [[String: Any]])
@@ -57,13 +57,13 @@ import Testing
             sources: #""wsdot": {"module": "WSDOT", "options": {"baseURL": "\#(server.url("/passes").absoluteString)", "passes": ["white", "snoqualmie", "stevens"]}}"#,
             routes: #""pass": "wsdot""#)
         defer { try? FileManager.default.removeItem(at: chosen) }
-        let ordered = try CLI.run(["--no-cache", "--format", "json", "pass:all"], in: chosen)
+        let ordered = try await CLI.run(["--no-cache", "--format", "json", "pass:all"], in: chosen)
         let list = try #require(try JSONSerialization.jsonObject(with: Data(ordered.stdout.utf8)) as? [[String: Any]])
         let ids = ((list.first?["data"] as? [String: Any])?["passes"] as? [[String: Any]])?.compactMap { $0["id"] as? String }
         #expect(ids == ["white", "snoqualmie", "stevens"])
     }
 
-    @Test func wsdotAPIModeAnswersEveryPassWithOneRequestAndHidesTheAccessCode() throws {
+    @Test func wsdotAPIModeAnswersEveryPassWithOneRequestAndHidesTheAccessCode() async throws {
         let server = LoopbackServer()
         server.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
         try server.start()
@@ -73,7 +73,7 @@ import Testing
             routes: #""pass": "wsdot""#)
         defer { try? FileManager.default.removeItem(at: dir) }
         let secret = "ACCESS-9f8e7d6c5b4a"
-        let run = try CLI.run(["--no-cache", "-vvv", "--format", "ndjson", "pass:all", "pass:snoqualmie", "pass:blewett", "pass:nope"], in: dir,
+        let run = try await CLI.run(["--no-cache", "-vvv", "--format", "ndjson", "pass:all", "pass:snoqualmie", "pass:blewett", "pass:nope"], in: dir,
                               environment: ["WSDOT_ACCESS_CODE": secret])
         #expect(run.status == 1)
         #expect(server.stats.totalRequests == 1, "every pass from one feed request")
@@ -88,13 +88,13 @@ import Testing
 
         // An error naming the feed URL masks the code too.
         server.route("/api/GetMountainPassConditionsAsJson", .text("denied", status: 403))
-        let denied = try CLI.run(["--no-cache", "-vvv", "pass:white"], in: dir, environment: ["WSDOT_ACCESS_CODE": secret])
+        let denied = try await CLI.run(["--no-cache", "-vvv", "pass:white"], in: dir, environment: ["WSDOT_ACCESS_CODE": secret])
         #expect(denied.status == 1)
         #expect(denied.stderr.contains("HTTP 403"))
         #expect(!denied.stderr.contains(secret) && !denied.stdout.contains(secret))
     }
 
-    @Test func aerisMoonAndPhasesNeverShowTheSecret() throws {
+    @Test func aerisMoonAndPhasesNeverShowTheSecret() async throws {
         let server = LoopbackServer()
         let sunmoon = try String(contentsOfFile: "/work/shared/reference/data/aeris/sunmoon.json", encoding: .utf8)
         let phases = try String(contentsOfFile: "/work/shared/reference/data/aeris/moonphases.json", encoding: .utf8)
@@ -111,7 +111,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let secret = "s3cr3t-VALUE-0123"
         let environment = ["AERIS_CLIENT_ID": "client-abc", "AERIS_CLIENT_SECRET": secret]
-        let run = try CLI.run(["--no-cache", "-vvv", "--format", "ndjson", "--now", "2015-04-13T22:00:13Z", "moon:now", "phases:4"], in: dir, environment: environment)
+        let run = try await CLI.run(["--no-cache", "-vvv", "--format", "ndjson", "--now", "2015-04-13T22:00:13Z", "moon:now", "phases:4"], in: dir, environment: environment)
         #expect(run.status == 0, "\(run.stderr)")
         let objects = try run.stdoutLines.map(Upstream.json)
         let moon = try #require(objects[0]["data"] as? [String: Any])
@@ -125,13 +125,13 @@ import Testing
 
         // A rejected key: a clear error, still no secret anywhere (even when Aeris echoes it).
         server.fallback { _ in .json(#"{"success": false, "error": {"code": "invalid_client", "description": "bad client_secret \#(secret)"}, "response": []}"#, status: 401) }
-        let rejected = try CLI.run(["--no-cache", "-vvv", "moon:now"], in: dir, environment: environment)
+        let rejected = try await CLI.run(["--no-cache", "-vvv", "moon:now"], in: dir, environment: environment)
         #expect(rejected.status == 1)
         #expect(rejected.stderr.contains("401"))
         #expect(!rejected.stderr.contains(secret) && !rejected.stdout.contains(secret))
     }
 
-    @Test func slowUpstreamTimesOutForItsURNOnly() throws {
+    @Test func slowUpstreamTimesOutForItsURNOnly() async throws {
         let server = LoopbackServer()
         try Upstream.servePassPages(on: server)
         server.route("/passes/white", LoopbackServer.Response.text("late").delayed(30))
@@ -142,7 +142,7 @@ import Testing
             routes: #""pass": "wsdot""#)
         defer { try? FileManager.default.removeItem(at: dir) }
         let started = Date()
-        let run = try CLI.run(["--no-cache", "pass:white", "pass:snoqualmie"], in: dir)
+        let run = try await CLI.run(["--no-cache", "pass:white", "pass:snoqualmie"], in: dir)
         #expect(Date().timeIntervalSince(started) < 20)  // the server would answer after 30 s
         #expect(run.status == 1)
         #expect(run.stderr.contains("pass:white: timeout: timed out after 0.5 s"))

@@ -6,13 +6,13 @@ import Testing
 /// the package.
 @Suite struct NewSourceTests {
     /// Runs `executable arguments` in `directory` with this process's environment plus `environment`.
-    static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval) throws -> CLI.Output {
-        try CLI.runProgram(URL(fileURLWithPath: executable), arguments, in: directory,
+    static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval) async throws -> CLI.Output {
+        try await CLI.runProgram(URL(fileURLWithPath: executable), arguments, in: directory,
                            environment: ProcessInfo.processInfo.environment.merging(environment) { $1 }, timeout: timeout)
     }
 
-    static func newSource(_ arguments: [String], in directory: URL) throws -> CLI.Output {
-        try run("/bin/bash", ["scripts/new-source"] + arguments, in: directory, timeout: 60)
+    static func newSource(_ arguments: [String], in directory: URL) async throws -> CLI.Output {
+        try await run("/bin/bash", ["scripts/new-source"] + arguments, in: directory, timeout: 60)
     }
 
     /// A copy of the package without build folders or git metadata.
@@ -38,13 +38,13 @@ import Testing
 
     func text(_ url: URL) throws -> String { try String(contentsOf: url, encoding: .utf8) }
 
-    @Test func addsExactlyTheModuleFolderAndFiveRegistrationLines() throws {
+    @Test func addsExactlyTheModuleFolderAndFiveRegistrationLines() async throws {
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = try text(folder.appendingPathComponent("Package.swift"))
         let catalog = try text(folder.appendingPathComponent("Sources/ConditionsCore/Catalog/SourceCatalog.swift"))
 
-        let run = try Self.newSource(["Tides", "tide"], in: folder)
+        let run = try await Self.newSource(["Tides", "tide"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("\"routes\":  { \"tide\": \"tide\" }"))
 
@@ -76,7 +76,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/ConditionsCore/Catalog").path) == ["SourceCatalog.swift"])
     }
 
-    @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() throws {
+    @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() async throws {
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = try text(folder.appendingPathComponent("Package.swift"))
@@ -91,24 +91,24 @@ import Testing
             ([], "usage: scripts/new-source Name [scheme]"),
         ]
         for (arguments, message) in cases {
-            let run = try Self.newSource(arguments, in: folder)
+            let run = try await Self.newSource(arguments, in: folder)
             #expect(run.status == 2, "\(arguments)")
             #expect(run.stderr.contains(message), "\(arguments): \(run.stderr)")
         }
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Plugins/Tides"), withIntermediateDirectories: true)
-        let existing = try Self.newSource(["Tides"], in: folder)
+        let existing = try await Self.newSource(["Tides"], in: folder)
         #expect(existing.status == 2)
         #expect(existing.stderr.contains("Plugins/Tides already exists"))
         #expect(try text(folder.appendingPathComponent("Package.swift")) == package)
     }
 
-    @Test func refusesWhenAMarkerIsMissing() throws {
+    @Test func refusesWhenAMarkerIsMissing() async throws {
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let packageFile = folder.appendingPathComponent("Package.swift")
         let package = try text(packageFile).replacingOccurrences(of: "// new-source: test targets above this line", with: "")
         try Data(package.utf8).write(to: packageFile)
-        let run = try Self.newSource(["Tides"], in: folder)
+        let run = try await Self.newSource(["Tides"], in: folder)
         #expect(run.status == 2)
         #expect(run.stderr.contains("Package.swift must contain the line \"// new-source: test targets above this line\" exactly once (found 0)"))
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Plugins/Tides").path))
@@ -123,18 +123,18 @@ import Testing
     }
 
     /// Builds a whole copy of the package, so it takes minutes, not seconds.
-    @Test(.timeLimit(.minutes(20))) func aScaffoldedModuleBuildsPassesItsTestsAndAnswersOnceRouted() throws {
+    @Test(.timeLimit(.minutes(20))) func aScaffoldedModuleBuildsPassesItsTestsAndAnswersOnceRouted() async throws {
         let swift = try #require(Self.swift, "no swift driver on PATH or in /opt/swift")
         let folder = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.copyPackage(to: folder)
 
-        let scaffold = try Self.newSource(["Tides", "tide"], in: folder)
+        let scaffold = try await Self.newSource(["Tides", "tide"], in: folder)
         try #require(scaffold.status == 0, "\(scaffold.stderr)")
 
-        let build = try Self.run(swift, ["build", "--product", "conditions"], in: folder, timeout: 900)
+        let build = try await Self.run(swift, ["build", "--product", "conditions"], in: folder, timeout: 900)
         try #require(build.status == 0, "swift build failed:\n\(build.stdout.suffix(4000))\(build.stderr.suffix(2000))")
-        let tests = try Self.run(swift, ["test", "--filter", "TidesTests"], in: folder, timeout: 900)
+        let tests = try await Self.run(swift, ["test", "--filter", "TidesTests"], in: folder, timeout: 900)
         #expect(tests.status == 0, "swift test failed:\n\(tests.stdout.suffix(4000))\(tests.stderr.suffix(2000))")
         #expect((tests.stdout + tests.stderr).contains("4 tests"))
 
@@ -146,7 +146,7 @@ import Testing
             }
             """#.utf8).write(to: folder.appendingPathComponent("tides.json"))
         let binary = folder.appendingPathComponent(".build/debug/conditions").path
-        let resolved = try Self.run(binary, ["--config", "tides.json", "--now", "2026-11-21T14:00:00Z", "--format", "ndjson", "tide:seattle", "tide:a.b"], in: folder, timeout: 60)
+        let resolved = try await Self.run(binary, ["--config", "tides.json", "--now", "2026-11-21T14:00:00Z", "--format", "ndjson", "tide:seattle", "tide:a.b"], in: folder, timeout: 60)
         #expect(resolved.status == 1)
         let lines = resolved.stdoutLines
         try #require(lines.count == 2, "\(resolved.stdout)\(resolved.stderr)")
@@ -159,7 +159,7 @@ import Testing
         let refusal = try #require(try JSONSerialization.jsonObject(with: Data(lines[1].utf8)) as? [String: Any])
         #expect((refusal["error"] as? [String: Any])?["kind"] as? String == "invalidArguments")
 
-        let sources = try Self.run(binary, ["sources", "--config", "tides.json"], in: folder, timeout: 60)
+        let sources = try await Self.run(binary, ["sources", "--config", "tides.json"], in: folder, timeout: 60)
         #expect(sources.stdout.contains("Tides"))
 
         // Text reads through the module's own presentation, not as generic key/value lines.

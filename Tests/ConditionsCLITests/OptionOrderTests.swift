@@ -15,9 +15,9 @@ import Testing
         (["report", "pass:stevens", "moon:now"], ["--config", "sources.json", "--profile", "offline", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"]),
         (["completion", "bash"], []),
     ])
-    func optionsBeforeOrAfterTheSubcommand(command: [String], options: [String]) throws {
-        let after = try CLI.run(command + options)
-        let before = try CLI.run(options + command)
+    func optionsBeforeOrAfterTheSubcommand(command: [String], options: [String]) async throws {
+        let after = try await CLI.run(command + options)
+        let before = try await CLI.run(options + command)
         #expect(after.status == 0, "\(command) \(options): \(after.stderr)")
         #expect(before.status == 0, "\(options) \(command): \(before.stderr)")
         // watch stamps its events with the real clock; compare what does not depend on it.
@@ -26,40 +26,40 @@ import Testing
         #expect(!after.stdout.isEmpty)
     }
 
-    @Test func helpAfterOptionsShowsTheCommandsHelp() throws {
-        let result = try CLI.run(["--config", "sources.json", "help", "watch"])
+    @Test func helpAfterOptionsShowsTheCommandsHelp() async throws {
+        let result = try await CLI.run(["--config", "sources.json", "help", "watch"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("Re-resolve URNs on an interval"))
     }
 
-    @Test func aCommandNameAfterAURNIsAnErrorNotAURN() throws {
-        let result = try CLI.run(["--profile", "offline", "pass:stevens", "check"])
+    @Test func aCommandNameAfterAURNIsAnErrorNotAURN() async throws {
+        let result = try await CLI.run(["--profile", "offline", "pass:stevens", "check"])
         #expect(result.status == 2)
         #expect(result.stderrLines == [#"conditions: "check" is a command, not a URN; put it first: conditions check [options]"#])
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func routesCSVIsCSV() throws {
-        let result = try CLI.run(["routes", "--profile", "offline", "--format", "csv"])
+    @Test func routesCSVIsCSV() async throws {
+        let result = try await CLI.run(["routes", "--profile", "offline", "--format", "csv"])
         let rows = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.first == "pattern,source,module,examples")
         #expect(rows.contains { $0.hasPrefix("pass:{name},fixtures,Fixtures,") && $0.contains(" pass:snoqualmie ") }, "\(rows)")
         #expect(!result.stdout.contains("{\""), "not NDJSON")
     }
 
-    @Test func completionScriptsForEachShell() throws {
+    @Test func completionScriptsForEachShell() async throws {
         for (shell, marker) in [("bash", "-F _conditions conditions"), ("zsh", "#compdef conditions"), ("fish", "complete -c 'conditions'")] {
-            let result = try CLI.run(["completion", shell])
+            let result = try await CLI.run(["completion", shell])
             #expect(result.status == 0 && result.stdout.contains(marker), "\(shell): \(result.stdout.prefix(200))")
         }
-        let unknown = try CLI.run(["completion", "tcsh"])
+        let unknown = try await CLI.run(["completion", "tcsh"])
         #expect(unknown.status == 2 && unknown.stderr.contains("bash, zsh and fish"))
     }
 
     /// The reordering must know every option that takes a value, or it would take the value
     /// for the subcommand; ArgumentParser's own description of the commands is the truth.
-    @Test func theListOfOptionsWithValuesIsComplete() throws {
-        let dump = try CLI.run(["--experimental-dump-help"])
+    @Test func theListOfOptionsWithValuesIsComplete() async throws {
+        let dump = try await CLI.run(["--experimental-dump-help"])
         let root = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
         var found = Set<String>()
         func walk(_ command: [String: Any]) {

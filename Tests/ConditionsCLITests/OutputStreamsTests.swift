@@ -1,5 +1,11 @@
 import Foundation
 import LoopbackServer
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 import Synchronization
 import Testing
 
@@ -10,12 +16,19 @@ import Testing
 @Suite(.serialized) struct OutputStreamsTests {
     /// Runs `script` with bash; `$C` is the binary and `$CONFIG` a fixtures-backed config
     /// (passes and the moon from the shipped recordings: answers are local and instant).
-    func shell(_ script: String, timeout: TimeInterval = 60) throws -> CLI.Output {
+    func shell(_ script: String, timeout: TimeInterval = 60) async throws -> CLI.Output {
         let config = CLI.packageRoot.appendingPathComponent("sources.json").path
         let environment = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC",
                            "C": CLI.binary.path, "CONFIG": config]
-        return try CLI.runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: CLI.packageRoot,
+        return try await CLI.runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: CLI.packageRoot,
                                   environment: environment, timeout: timeout)
+    }
+
+    /// Waits for `semaphore` on a thread outside the cooperative pool, which it must not block.
+    static func wait(for semaphore: DispatchSemaphore, seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: semaphore.wait(timeout: .now() + seconds) == .success) }
+        }
     }
 
     /// Lines mentioning a Swift trap or a stack trace: what exit 132 printed before.
@@ -23,33 +36,33 @@ import Testing
         output.status == 132 || output.stderr.contains("Fatal error") || output.stderr.contains("Stack dump")
     }
 
-    @Test func fullOutputIsOneLineAndStatus3() throws {
-        let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie moon:now > /dev/full"#)
+    @Test func fullOutputIsOneLineAndStatus3() async throws {
+        let result = try await shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie moon:now > /dev/full"#)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: No space left on device"])
         #expect(!trapped(result))
 
         // Every format takes the same path.
         for format in ["json", "ndjson", "csv"] {
-            let other = try shell(#""$C" --config "$CONFIG" --profile offline --format \#(format) pass:all > /dev/full"#)
+            let other = try await shell(#""$C" --config "$CONFIG" --profile offline --format \#(format) pass:all > /dev/full"#)
             #expect(other.status == 3 && other.stderrLines.count == 1, "\(format): \(other.status) \(other.stderr)")
         }
     }
 
-    @Test func closedOutputIsOneLineAndStatus3() throws {
-        let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie >&-"#)
+    @Test func closedOutputIsOneLineAndStatus3() async throws {
+        let result = try await shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie >&-"#)
         #expect(result.status == 3, "\(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: it is closed"])
     }
 
-    @Test func closedOrFullErrorStreamChangesNothingElse() throws {
+    @Test func closedOrFullErrorStreamChangesNothingElse() async throws {
         for redirection in ["2>&-", "2>/dev/full"] {
             // A failing URN must report on stderr; with stderr gone the results and status still tell.
-            let result = try shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie pass:nowhere \#(redirection)"#)
+            let result = try await shell(#""$C" --config "$CONFIG" --profile offline pass:snoqualmie pass:nowhere \#(redirection)"#)
             #expect(result.status == 1, "\(redirection): \(result.status) \(result.stderr)")
             #expect(result.stdout.contains("Snoqualmie Pass"))
             #expect(!trapped(result))
-            let verbose = try shell(#""$C" -vvv --config "$CONFIG" --profile offline moon:now \#(redirection)"#)
+            let verbose = try await shell(#""$C" -vvv --config "$CONFIG" --profile offline moon:now \#(redirection)"#)
             #expect(verbose.status == 0, "\(redirection) -vvv: \(verbose.status)")
         }
     }
@@ -57,33 +70,33 @@ import Testing
     /// 3,000 URNs of CSV are more than a pipe holds, so the writer meets the closed reader.
     static let manyURNs = "for i in $(seq 3000); do echo pass:snoqualmie; done"
 
-    @Test func closedPipeWithDefaultSIGPIPEEndsQuietly() throws {
-        let result = try shell(#"\#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
+    @Test func closedPipeWithDefaultSIGPIPEEndsQuietly() async throws {
+        let result = try await shell(#"\#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
         #expect(result.stdout.hasPrefix("urn,ok,rou"))
         #expect(result.stdout.contains("status=141"), "killed by SIGPIPE, as cat or grep would be: \(result.stdout)")
         #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
-    @Test func closedPipeWithIgnoredSIGPIPEIsOneLineAndStatus3() throws {
-        let result = try shell(#"trap '' PIPE; \#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
+    @Test func closedPipeWithIgnoredSIGPIPEIsOneLineAndStatus3() async throws {
+        let result = try await shell(#"trap '' PIPE; \#(Self.manyURNs) | "$C" --config "$CONFIG" --profile offline --format csv - | head -c 10; echo "status=${PIPESTATUS[1]}""#)
         #expect(result.stdout.contains("status=3"), "\(result.stdout) \(result.stderr)")
         #expect(result.stderrLines == ["conditions: cannot write to standard output: Broken pipe (the reading end was closed)"])
         #expect(!trapped(result))
     }
 
-    @Test func closedStdinIsLikeAnEmptyOne() throws {
-        let closed = try shell(#""$C" --config "$CONFIG" --profile offline - <&-"#)
-        let empty = try shell(#""$C" --config "$CONFIG" --profile offline - < /dev/null"#)
+    @Test func closedStdinIsLikeAnEmptyOne() async throws {
+        let closed = try await shell(#""$C" --config "$CONFIG" --profile offline - <&-"#)
+        let empty = try await shell(#""$C" --config "$CONFIG" --profile offline - < /dev/null"#)
         #expect(closed.status == 2, "\(closed.stderr)")
         #expect(closed.stderrLines == ["conditions: no URNs on standard input"])
         #expect(closed.stderr == empty.stderr && closed.status == empty.status)
         // watch reads the same way.
-        let watch = try shell(#""$C" watch --config "$CONFIG" --profile offline --count 1 - <&-"#)
+        let watch = try await shell(#""$C" watch --config "$CONFIG" --profile offline --count 1 - <&-"#)
         #expect(watch.status == 2 && watch.stderrLines.count == 1, "\(watch.stderr)")
     }
 
-    @Test func unreadableStdinIsOneLine() throws {
-        let result = try shell(#""$C" --config "$CONFIG" --profile offline - < /"#)
+    @Test func unreadableStdinIsOneLine() async throws {
+        let result = try await shell(#""$C" --config "$CONFIG" --profile offline - < /"#)
         #expect(result.status == 2)
         #expect(result.stderrLines == ["conditions: cannot read standard input: Is a directory"])
     }
@@ -91,9 +104,9 @@ import Testing
     /// `watch | head -1` with nothing changing: watch sees the reader go within about a second,
     /// not at its next write an hour later. (The run's own timeout records an issue if it hangs.)
     @Test(arguments: ["", "trap '' PIPE; "])
-    func watchNoticesAClosedPipeWhileIdle(prefix: String) throws {
+    func watchNoticesAClosedPipeWhileIdle(prefix: String) async throws {
         let started = Date()
-        let result = try shell(#"\#(prefix)"$C" watch --config "$CONFIG" --profile offline --every 1h pass:snoqualmie | head -1; echo "status=${PIPESTATUS[0]}""#, timeout: 60)
+        let result = try await shell(#"\#(prefix)"$C" watch --config "$CONFIG" --profile offline --every 1h pass:snoqualmie | head -1; echo "status=${PIPESTATUS[0]}""#, timeout: 60)
         #expect(Date().timeIntervalSince(started) < 30, "an hour-long interval did not keep it alive")
         #expect(result.stdout.contains("pass:snoqualmie"))
         #expect(result.stdout.contains(prefix.isEmpty ? "status=141" : "status=3"), "\(result.stdout) \(result.stderr)")
@@ -103,7 +116,7 @@ import Testing
     /// holds its answer until the test has read the first line, which only a streaming
     /// printer can deliver.
     @Test(arguments: ["ndjson", "text", "json"])
-    func resultsPrintAsSoonAsEveryEarlierOneIsDone(format: String) throws {
+    func resultsPrintAsSoonAsEveryEarlierOneIsDone(format: String) async throws {
         let arrived = DispatchSemaphore(value: 0), released = DispatchSemaphore(value: 0)
         let server = LoopbackServer()
         let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
@@ -120,40 +133,50 @@ import Testing
             routes: #""pass": "wsdot", "moon": "fixtures""#)
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        let process = Process()
-        process.executableURL = CLI.binary
-        process.arguments = ["--no-cache", "--format", format, "moon:now", "pass:snoqualmie"]
-        process.currentDirectoryURL = dir
-        process.environment = ["PATH": "/usr/bin:/bin", "HOME": dir.path, "TZ": "UTC"]
-        let out = Pipe()
-        process.standardOutput = out
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        defer { if process.isRunning { process.terminate() } }
-
-        // With the pass's answer held by the server, the moon's result must come out whole.
-        #expect(arrived.wait(timeout: .now() + 30) == .success, "the pass request reached the server")
+        var options = PlatformOptions()
+        options.processGroupID = 0
+        options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
         let marker = format == "text" ? "lit" : "\"phase\""
-        let collected = CollectedOutput()
-        let firstResult = DispatchSemaphore(value: 0)
-        Thread {
-            var seen = Data()
-            while !String(decoding: seen, as: UTF8.self).contains(marker) {
-                let chunk = out.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                seen += chunk
+        let result = try await Subprocess.run(
+            .path(FilePath(CLI.binary.path)),
+            arguments: ["--no-cache", "--format", format, "moon:now", "pass:snoqualmie"],
+            environment: .custom(["PATH": "/usr/bin:/bin", "HOME": dir.path, "TZ": "UTC"]),
+            workingDirectory: FilePath(dir.path),
+            platformOptions: options,
+            input: .none,
+            output: .sequence,
+            error: .discarded
+        ) { execution in
+            // With the pass's answer held by the server, the moon's result must come out whole.
+            #expect(await Self.wait(for: arrived, seconds: 30), "the pass request reached the server")
+            let (seen, markerSeen) = AsyncStream<Void>.makeStream()
+            let output = execution.standardOutput
+            let reader = Task {
+                var text = Data()
+                for try await chunk in output {
+                    chunk.withUnsafeBytes { text.append(contentsOf: $0) }
+                    if String(decoding: text, as: UTF8.self).contains(marker) { markerSeen.yield() }
+                }
+                markerSeen.finish()
+                return String(decoding: text, as: UTF8.self)
             }
-            collected.set(seen, stdout: true)
-            firstResult.signal()
-        }.start()
-        let printedWhileHeld = firstResult.wait(timeout: .now() + 30) == .success
-        released.signal()
-        if !printedWhileHeld { firstResult.wait() }
-        let text = collected.stdout + String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+            let printedWhileHeld = await withTaskGroup(of: Bool.self) { group in
+                group.addTask { await seen.first { _ in true } != nil }
+                group.addTask {
+                    try? await Task.sleep(for: .seconds(30))
+                    return false
+                }
+                let first = await group.next() ?? false
+                group.cancelAll()
+                return first
+            }
+            released.signal()
+            return (printedWhileHeld, try await reader.value)
+        }
+        let (printedWhileHeld, text) = result.closureResult
         #expect(printedWhileHeld, "the first result printed while the second was still in flight")
         #expect(text.contains(marker) && text.contains("Snoqualmie"), "\(text)")
-        #expect(process.terminationStatus == 0)
+        #expect(result.terminationStatus == .exited(0))
         if format == "json" {
             let array = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
             #expect(array?.map { $0["urn"] as? String } == ["moon:now", "pass:snoqualmie"])
@@ -162,15 +185,15 @@ import Testing
 
     /// Streamed JSON is byte for byte what the whole array pretty-printed was, duplicates and
     /// failures in the order asked included.
-    @Test func streamedFormatsKeepOrderDuplicatesAndFailures() throws {
+    @Test func streamedFormatsKeepOrderDuplicatesAndFailures() async throws {
         let urns = ["pass:stevens", "moon:now", "pass:nowhere", "pass:stevens", "phases:5", "pass:snoqualmie"]
-        let json = try CLI.run(["--profile", "replay", "--format", "json", "--now", "2026-11-21T14:00:00Z"] + urns)
+        let json = try await CLI.run(["--profile", "replay", "--format", "json", "--now", "2026-11-21T14:00:00Z"] + urns)
         #expect(json.status == 1)
         let array = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]]
         #expect(array?.map { $0["urn"] as? String } == urns)
         #expect(json.stdout.hasPrefix("[\n  {\n    \"urn\": \"pass:stevens\""))
         #expect(json.stdout.hasSuffix("\n  }\n]\n"))
-        let ndjson = try CLI.run(["--profile", "replay", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns)
+        let ndjson = try await CLI.run(["--profile", "replay", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns)
         let lines = ndjson.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(lines.map { $0["urn"] as? String } == urns)
         #expect(lines.indices.allSatisfy { NSDictionary(dictionary: lines[$0]).isEqual(to: array?[$0] ?? [:]) })
@@ -178,9 +201,9 @@ import Testing
 
     /// CSV holds rows back only until its header is known: the whole report when short, the
     /// first 1,000 rows when long; a field first seen after the header goes to `data.more`.
-    @Test func longCSVStreamsAndKeepsLateFields() throws {
+    @Test func longCSVStreamsAndKeepsLateFields() async throws {
         let input = Array(repeating: "pass:snoqualmie", count: 1000) + ["moon:now", "pass:stevens"]
-        let result = try CLI.run(["--profile", "replay", "--format", "csv", "-"], stdin: input.joined(separator: "\n"))
+        let result = try await CLI.run(["--profile", "replay", "--format", "csv", "-"], stdin: input.joined(separator: "\n"))
         #expect(result.status == 0, "\(result.stderr)")
         let rows = result.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(rows.count == 1003)
@@ -193,7 +216,7 @@ import Testing
         #expect(rows[1002].hasPrefix("pass:stevens,true,") && rows[1002].hasSuffix(","), "a pass has no extra fields")
 
         // A short report keeps its exact header, with no extra column.
-        let short = try CLI.run(["--profile", "replay", "--format", "csv", "pass:snoqualmie", "moon:now"])
+        let short = try await CLI.run(["--profile", "replay", "--format", "csv", "pass:snoqualmie", "moon:now"])
         let shortHeader = short.stdout.components(separatedBy: "\r\n")[0]
         #expect(shortHeader.contains("data.phase") && !shortHeader.contains("data.more"))
     }

@@ -9,8 +9,8 @@ import Testing
         try JSONSerialization.jsonObject(with: Data(text.utf8))
     }
 
-    @Test func defaultReportPrintsEveryConfiguredURNAsText() throws {
-        let run = try CLI.run(["--config", config, "--profile", "replay"])
+    @Test func defaultReportPrintsEveryConfiguredURNAsText() async throws {
+        let run = try await CLI.run(["--config", config, "--profile", "replay"])
         #expect(run.status == 0)
         #expect(run.stderr.isEmpty)
         #expect(run.stdout.contains("Snoqualmie Pass I-90  RESTRICTED"))
@@ -29,8 +29,8 @@ import Testing
         #expect(snoqualmie.lowerBound < stevens.lowerBound && stevens.lowerBound < moon.lowerBound)
     }
 
-    @Test func jsonFormatIsOneArrayInTheOrderAsked() throws {
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "json", "phases:5", "pass:blewett", "moon:now"])
+    @Test func jsonFormatIsOneArrayInTheOrderAsked() async throws {
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "json", "phases:5", "pass:blewett", "moon:now"])
         #expect(run.status == 0)
         let array = try #require(try json(run.stdout) as? [[String: Any]])
         #expect(array.map { $0["urn"] as? String } == ["phases:5", "pass:blewett", "moon:now"])
@@ -46,8 +46,8 @@ import Testing
         #expect(phases.count == 5)
     }
 
-    @Test func ndjsonPrintsOneObjectPerLineIncludingFailures() throws {
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:snoqualmie", "pass:snoqulamie", "pas:stevens", "moon:now"])
+    @Test func ndjsonPrintsOneObjectPerLineIncludingFailures() async throws {
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:snoqualmie", "pass:snoqulamie", "pas:stevens", "moon:now"])
         #expect(run.status == 1)
         #expect(run.stderr.isEmpty)
         let lines = run.stdoutLines
@@ -66,8 +66,8 @@ import Testing
         #expect(objects[1]["data"] == nil)
     }
 
-    @Test func textModePrintsFailuresToStderrOneLineEachAndStillPrintsTheRest() throws {
-        let run = try CLI.run(["--config", config, "--profile", "replay", "pass:white", "pass:nope", "moon:now:extra", "", "pass:satus"])
+    @Test func textModePrintsFailuresToStderrOneLineEachAndStillPrintsTheRest() async throws {
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "pass:white", "pass:nope", "moon:now:extra", "", "pass:satus"])
         #expect(run.status == 1)
         #expect(run.stdout.contains("White Pass US 12  OPEN"))
         #expect(run.stdout.contains("Satus Pass US 97  OPEN"))
@@ -77,11 +77,11 @@ import Testing
         #expect(run.stderrLines[2] == "conditions: : invalidURN: invalid URN: the URN is empty")
     }
 
-    @Test func recordedRoundTripReplaysTheSameData() throws {
+    @Test func recordedRoundTripReplaysTheSameData() async throws {
         // Recording with --format ndjson and replaying through Fixtures gives the same data.
         let dir = try CLI.temporaryDirectory()
         defer { try? FileManager.default.removeItem(at: dir) }
-        let recorded = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:chinook"])
+        let recorded = try await CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:chinook"])
         #expect(recorded.status == 0)
         try FileManager.default.createDirectory(at: dir.appendingPathComponent("Recorded/pass"), withIntermediateDirectories: true)
         try recorded.stdout.write(to: dir.appendingPathComponent("Recorded/pass/chinook.json"), atomically: true, encoding: .utf8)
@@ -90,7 +90,7 @@ import Testing
          "sources": {"replay": {"module": "Fixtures", "options": {"directory": "Recorded"}}},
          "routes": {"pass": "replay"}}
         """.write(to: dir.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
-        let replayed = try CLI.run(["--format", "ndjson", "pass:chinook"], in: dir)
+        let replayed = try await CLI.run(["--format", "ndjson", "pass:chinook"], in: dir)
         #expect(replayed.status == 0)
         let a = try #require(try json(recorded.stdout) as? [String: Any])
         let b = try #require(try json(replayed.stdout) as? [String: Any])
@@ -99,16 +99,16 @@ import Testing
         #expect((b["data"] as? [String: Any])?["status"] as? String == "closed")
     }
 
-    @Test func traversalAttemptsAreInvalidArguments() throws {
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:..", "pass:%2e%2e", "pass:%2Fetc%2Fpasswd", "pass:.hidden"])
+    @Test func traversalAttemptsAreInvalidArguments() async throws {
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "pass:..", "pass:%2e%2e", "pass:%2Fetc%2Fpasswd", "pass:.hidden"])
         #expect(run.status == 1)
         let kinds = try run.stdoutLines.map { try #require((try json($0) as? [String: Any])?["error"] as? [String: Any])["kind"] as? String }
         #expect(kinds == ["invalidArguments", "invalidArguments", "invalidArguments", "invalidArguments"])
     }
 
-    @Test func hostileURNsAreRejectedBeforeRouting() throws {
+    @Test func hostileURNsAreRejectedBeforeRouting() async throws {
         let long = "pass:" + String(repeating: "a", count: 1100)
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", long, "pass:\u{202E}evil", "pass:a\tb", "pass::x", "pass:%zz"])
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", long, "pass:\u{202E}evil", "pass:a\tb", "pass::x", "pass:%zz"])
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map { try #require(try json($0) as? [String: Any]) }
         #expect(objects.count == 5)
@@ -119,18 +119,18 @@ import Testing
         }
     }
 
-    @Test func nowMustBeISO8601() throws {
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--now", "yesterday", "moon:now"])
+    @Test func nowMustBeISO8601() async throws {
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--now", "yesterday", "moon:now"])
         #expect(run.status == 2)
         #expect(run.stderr.contains("--now: \"yesterday\" is not an ISO 8601"))
         #expect(run.stdout.isEmpty)
     }
 
-    @Test func manyURNsResolveConcurrentlyInOrder() throws {
+    @Test func manyURNsResolveConcurrentlyInOrder() async throws {
         let slugs = ["snoqualmie", "stevens", "white", "blewett", "chinook", "cayuse", "crystal-greenwater", "mt-baker",
                      "north-cascade", "satus", "sherman", "manastash", "loup-loup", "disautel", "wauconda"]
         let urns = (0..<8).flatMap { _ in slugs.map { "pass:\($0)" } }
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson"] + urns)
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson"] + urns)
         #expect(run.status == 0)
         let got = try run.stdoutLines.map { try #require((try json($0) as? [String: Any])?["urn"] as? String) }
         #expect(got == urns)

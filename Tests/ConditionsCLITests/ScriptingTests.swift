@@ -25,21 +25,21 @@ import Testing
         return server
     }
 
-    @Test func cacheHitsMakeNoRequestsAndFilesAreUserOnly() throws {
+    @Test func cacheHitsMakeNoRequestsAndFilesAreUserOnly() async throws {
         let server = try Self.winterFeedServer()
         defer { server.stop() }
         let (dir, cache) = try apiConfig(server)
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        let first = try CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie", "pass:white"], in: dir, environment: Self.environment)
+        let first = try await CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie", "pass:white"], in: dir, environment: Self.environment)
         #expect(first.status == 0, "\(first.stderr)")
         #expect(server.stats.totalRequests == 1)
-        let second = try CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie", "pass:white"], in: dir, environment: Self.environment)
+        let second = try await CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie", "pass:white"], in: dir, environment: Self.environment)
         #expect(second.status == 0)
         #expect(server.stats.totalRequests == 1, "answered from the cache")
         #expect(first.stdout == second.stdout)
 
-        let refreshed = try CLI.run(["--cache-dir", cache, "--refresh", "pass:snoqualmie"], in: dir, environment: Self.environment)
+        let refreshed = try await CLI.run(["--cache-dir", cache, "--refresh", "pass:snoqualmie"], in: dir, environment: Self.environment)
         #expect(refreshed.status == 0)
         #expect(server.stats.totalRequests == 2)
 
@@ -57,16 +57,16 @@ import Testing
         }
     }
 
-    @Test func staleFallbackWhenTheUpstreamFails() throws {
+    @Test func staleFallbackWhenTheUpstreamFails() async throws {
         let server = try Self.winterFeedServer()
         defer { server.stop() }
         let (dir, cache) = try apiConfig(server, ttl: "1")
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        #expect(try CLI.run(["--cache-dir", cache, "pass:snoqualmie"], in: dir, environment: Self.environment).status == 0)
-        Thread.sleep(forTimeInterval: 1.3)
+        #expect(try await CLI.run(["--cache-dir", cache, "pass:snoqualmie"], in: dir, environment: Self.environment).status == 0)
+        try await Task.sleep(for: .milliseconds(1300))
         server.route(Self.feedPath, .text("down for maintenance", status: 503))
-        let json = try CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie", "pass:nope"], in: dir, environment: Self.environment)
+        let json = try await CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie", "pass:nope"], in: dir, environment: Self.environment)
         #expect(server.stats.totalRequests == 3, "the first fetch, then the 503 and its one retry")
         #expect(json.status == 1, "pass:nope still fails")
         let object = try Upstream.json(json.stdoutLines[0])
@@ -76,25 +76,25 @@ import Testing
         let nope = try Upstream.json(json.stdoutLines[1])
         #expect((nope["error"] as? [String: Any])?["kind"] as? String == "notFound", "rejections never fall back")
 
-        let text = try CLI.run(["--cache-dir", cache, "pass:snoqualmie"], in: dir, environment: Self.environment)
+        let text = try await CLI.run(["--cache-dir", cache, "pass:snoqualmie"], in: dir, environment: Self.environment)
         #expect(text.status == 0)
         #expect(text.stdout.contains("stale: upstream failed"))
         #expect(text.stderr.contains("using the cached result"))
 
         // With the server gone entirely, the same.
         server.stop()
-        let down = try CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie"], in: dir, environment: Self.environment)
+        let down = try await CLI.run(["--cache-dir", cache, "--format", "ndjson", "pass:snoqualmie"], in: dir, environment: Self.environment)
         #expect(down.status == 0)
         #expect(try Upstream.json(down.stdout)["stale"] as? Bool == true)
     }
 
-    @Test func offlineAnswersFromTheCacheOnly() throws {
+    @Test func offlineAnswersFromTheCacheOnly() async throws {
         let server = try Self.winterFeedServer()
         defer { server.stop() }
         let (dir, cache) = try apiConfig(server)
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try CLI.run(["--cache-dir", cache, "pass:white"], in: dir, environment: Self.environment).status == 0)
-        let offline = try CLI.run(["--cache-dir", cache, "--offline", "--format", "ndjson", "pass:white", "pass:stevens"], in: dir, environment: Self.environment)
+        #expect(try await CLI.run(["--cache-dir", cache, "pass:white"], in: dir, environment: Self.environment).status == 0)
+        let offline = try await CLI.run(["--cache-dir", cache, "--offline", "--format", "ndjson", "pass:white", "pass:stevens"], in: dir, environment: Self.environment)
         #expect(server.stats.totalRequests == 1)
         #expect(offline.status == 1)
         #expect(try Upstream.json(offline.stdoutLines[0])["data"] != nil)
@@ -102,28 +102,32 @@ import Testing
         #expect((missing?["message"] as? String)?.contains("not in the cache") == true)
     }
 
-    @Test func corruptEntriesAreRefetchedAndConcurrentProcessesShareTheCache() throws {
+    @Test func corruptEntriesAreRefetchedAndConcurrentProcessesShareTheCache() async throws {
         let server = LoopbackServer()
         server.route(Self.feedPath, LoopbackServer.Response.json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")).delayed(0.05))
         try server.start()
         defer { server.stop() }
         let (dir, cache) = try apiConfig(server)
         defer { try? FileManager.default.removeItem(at: dir) }
-        #expect(try CLI.run(["--cache-dir", cache, "pass:white"], in: dir, environment: Self.environment).status == 0)
+        #expect(try await CLI.run(["--cache-dir", cache, "pass:white"], in: dir, environment: Self.environment).status == 0)
         for file in try FileManager.default.contentsOfDirectory(atPath: cache) {
             try "{\"truncated".write(toFile: cache + "/" + file, atomically: false, encoding: .utf8)
         }
-        let repaired = try CLI.run(["--cache-dir", cache, "pass:white"], in: dir, environment: Self.environment)
+        let repaired = try await CLI.run(["--cache-dir", cache, "pass:white"], in: dir, environment: Self.environment)
         #expect(repaired.status == 0)
         #expect(server.stats.totalRequests == 2, "the corrupt entry was ignored and refetched")
 
         // Eight processes refreshing the same entries at once: all succeed, every entry stays whole.
-        let failures = Mutex(0)
-        DispatchQueue.concurrentPerform(iterations: 8) { _ in
-            let run = try? CLI.run(["--cache-dir", cache, "--refresh", "pass:white", "pass:snoqualmie", "pass:stevens"], in: dir, environment: Self.environment)
-            if run?.status != 0 { failures.withLock { $0 += 1 } }
+        let failures = await withTaskGroup(of: Bool.self) { group in
+            for _ in 0..<8 {
+                group.addTask {
+                    let run = try? await CLI.run(["--cache-dir", cache, "--refresh", "pass:white", "pass:snoqualmie", "pass:stevens"], in: dir, environment: Self.environment)
+                    return run?.status != 0
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
-        #expect(failures.withLock { $0 } == 0)
+        #expect(failures == 0)
         let files = try FileManager.default.contentsOfDirectory(atPath: cache)
         #expect(files.count == 3)
         for file in files {
@@ -132,7 +136,7 @@ import Testing
         }
     }
 
-    @Test func urnsFromStandardInput() throws {
+    @Test func urnsFromStandardInput() async throws {
         let input = """
         # morning passes
         pass:snoqualmie
@@ -141,17 +145,17 @@ import Testing
         moon:now
         """
         let config = CLI.packageRoot.appendingPathComponent("sources.json").path
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "-"], stdin: input)
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "ndjson", "-"], stdin: input)
         #expect(run.status == 0)
         #expect(try run.stdoutLines.map { try Upstream.json($0)["urn"] as? String } == ["pass:snoqualmie", "pass:stevens", "moon:now"])
-        let empty = try CLI.run(["--config", config, "-"], stdin: "# nothing\n")
+        let empty = try await CLI.run(["--config", config, "-"], stdin: "# nothing\n")
         #expect(empty.status == 2)
         #expect(empty.stderr.contains("no URNs on standard input"))
     }
 
-    @Test func csvHasOneRowPerResultWithFlattenedData() throws {
+    @Test func csvHasOneRowPerResultWithFlattenedData() async throws {
         let config = CLI.packageRoot.appendingPathComponent("sources.json").path
-        let run = try CLI.run(["--config", config, "--profile", "replay", "--format", "csv", "pass:blewett", "pass:nope"])
+        let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "csv", "pass:blewett", "pass:nope"])
         #expect(run.status == 1)
         let lines = run.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
         #expect(lines.count == 3)
@@ -186,9 +190,9 @@ import Testing
         return fields
     }
 
-    @Test func shippedTemplatesRender() throws {
+    @Test func shippedTemplatesRender() async throws {
         let config = CLI.packageRoot.appendingPathComponent("sources.json").path
-        let morning = try CLI.run(["--config", config, "--profile", "replay", "--template", "Templates/morning.mustache", "pass:snoqualmie", "moon:now", "phases:5", "pass:nope"])
+        let morning = try await CLI.run(["--config", config, "--profile", "replay", "--template", "Templates/morning.mustache", "pass:snoqualmie", "moon:now", "phases:5", "pass:nope"])
         #expect(morning.status == 1)
         #expect(morning.stdout.hasPrefix("Conditions for Seattle"))
         #expect(morning.stdout.contains("* Snoqualmie Pass I-90: restricted"))
@@ -196,7 +200,7 @@ import Testing
         #expect(morning.stdout.contains("* full moon: 2026-11-24T14:53:26Z"))
         #expect(morning.stdout.contains("* pass:nope: unavailable"))
         #expect(morning.stdout.contains("1 item(s) could not be fetched."))
-        let table = try CLI.run(["--config", config, "--profile", "replay", "--template", "Templates/passes-table.mustache", "pass:all"])
+        let table = try await CLI.run(["--config", config, "--profile", "replay", "--template", "Templates/passes-table.mustache", "pass:all"])
         #expect(table.status == 0)
         let rows = table.stdout.split(separator: "\n").filter { $0.hasPrefix("| ") }
         #expect(rows.count == 2 + 15)
@@ -206,16 +210,16 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let custom = dir.appendingPathComponent("one.mustache")
         try "{{#byURN.pass_white}}{{data.name}} is {{data.status}} & fine{{/byURN.pass_white}}".write(to: custom, atomically: true, encoding: .utf8)
-        let byURN = try CLI.run(["--config", config, "--profile", "replay", "--template", custom.path, "pass:white"])
+        let byURN = try await CLI.run(["--config", config, "--profile", "replay", "--template", custom.path, "pass:white"])
         #expect(byURN.stdout == "White Pass US 12 is open & fine", "text templates are not HTML-escaped")
         let broken = dir.appendingPathComponent("broken.mustache")
         try "{{#results}}unclosed".write(to: broken, atomically: true, encoding: .utf8)
-        let bad = try CLI.run(["--config", config, "--template", broken.path, "pass:white"])
+        let bad = try await CLI.run(["--config", config, "--template", broken.path, "pass:white"])
         #expect(bad.status == 2)
         #expect(bad.stderr.contains("not a valid Mustache template"))
     }
 
-    @Test func watchSeesAChangeAndRunsItsHook() throws {
+    @Test func watchSeesAChangeAndRunsItsHook() async throws {
         let winter = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
         // The second and later fetches report Snoqualmie closed both ways.
         let closed = winter.replacingOccurrences(
@@ -238,7 +242,7 @@ import Testing
             .write(to: hook, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: hook.path)
 
-        let run = try CLI.run(["watch", "--no-cache", "--every", "1s", "--count", "2", "--format", "ndjson", "--exec", hook.path, "--exec", "arg one", "pass:snoqualmie", "pass:white"],
+        let run = try await CLI.run(["watch", "--no-cache", "--every", "1s", "--count", "2", "--format", "ndjson", "--exec", hook.path, "--exec", "arg one", "pass:snoqualmie", "pass:white"],
                               in: dir, environment: Self.environment)
         #expect(run.status == 0, "\(run.stderr)")
         let events = try run.stdoutLines.map(Upstream.json)

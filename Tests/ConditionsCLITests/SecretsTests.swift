@@ -72,13 +72,13 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         for profile in Self.behaviours {
             for (arguments, extra) in Self.verbosities {
-                let run = try await CLI.runOnOwnThread(["--no-cache", "--profile", profile, "--format", "ndjson"] + arguments + Self.urns, in: dir,
+                let run = try await CLI.run(["--no-cache", "--profile", profile, "--format", "ndjson"] + arguments + Self.urns, in: dir,
                                       environment: Self.environment.merging(extra) { $1 })
                 #expect(run.status == 1)
                 expectNoSecret(run.stdout + run.stderr, "report --profile \(profile) \(arguments) \(extra)")
             }
             for format in ["text", "json", "csv"] {
-                let run = try await CLI.runOnOwnThread(["--no-cache", "--profile", profile, "--format", format, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
+                let run = try await CLI.run(["--no-cache", "--profile", profile, "--format", format, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
                 expectNoSecret(run.stdout + run.stderr, "report --profile \(profile) --format \(format)")
             }
         }
@@ -86,7 +86,7 @@ import Testing
         #expect(server.requests.contains { $0.query?.contains("AccessCode=\(Self.accessCode)") == true })
         #expect(server.requests.contains { $0.query?.contains("client_secret=\(Self.clientSecret)") == true })
         // -vvv logged the requests it made.
-        let traced = try await CLI.runOnOwnThread(["--no-cache", "-vvv", "pass:white", "moon:now"], in: dir, environment: Self.environment)
+        let traced = try await CLI.run(["--no-cache", "-vvv", "pass:white", "moon:now"], in: dir, environment: Self.environment)
         #expect(traced.stderr.contains("REDACTED"))
         expectNoSecret(traced.stderr, "trace")
     }
@@ -98,14 +98,14 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         for command in [["routes"], ["routes", "--format", "json"], ["sources"], ["check"], ["-vvv", "check"],
                         ["watch", "--profile", "forbidden", "--count", "1", "--every", "1s", "-vvv", "pass:white", "moon:now"]] {
-            let run = try await CLI.runOnOwnThread(command, in: dir, environment: Self.environment)
+            let run = try await CLI.run(command, in: dir, environment: Self.environment)
             expectNoSecret(run.stdout + run.stderr, "\(command)")
         }
         // A config error next to a secret-bearing option.
         try #"{"location": {"latitude": 1, "longitude": 2}, "sources": {"w": {"module": "WSDOT", "options": {"mode": "api", "accessCode": "${WSDOT_ACCESS_CODE}", "baseURL": "ftp://x/${WSDOT_ACCESS_CODE}", "bogus": "${WSDOT_ACCESS_CODE}"}}}, "routes": {"pass": "w"}}"#
             .write(to: dir.appendingPathComponent("broken.json"), atomically: true, encoding: .utf8)
         for command in [["--config", "broken.json", "-vvv", "pass:white"], ["check", "--config", "broken.json"]] {
-            let run = try await CLI.runOnOwnThread(command, in: dir, environment: Self.environment)
+            let run = try await CLI.run(command, in: dir, environment: Self.environment)
             #expect(run.status == 2)
             expectNoSecret(run.stdout + run.stderr, "\(command)")
         }
@@ -117,7 +117,7 @@ import Testing
         let dir = try Self.config(server)
         defer { try? FileManager.default.removeItem(at: dir) }
         let cache = dir.appendingPathComponent("cache")
-        let run = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
+        let run = try await CLI.run(["--cache-dir", cache.path, "-vvv"] + Self.urns, in: dir, environment: Self.environment)
         expectNoSecret(run.stdout + run.stderr, "cached run")
         let files = try FileManager.default.contentsOfDirectory(atPath: cache.path)
         #expect(files.count >= 3, "the successes were cached")
@@ -126,7 +126,7 @@ import Testing
             expectNoSecret(try String(contentsOf: cache.appendingPathComponent(file), encoding: .utf8), "cache file \(file)")
         }
         // A second run answers from the cache, logging hits, still without secrets.
-        let again = try await CLI.runOnOwnThread(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "moon:now"], in: dir, environment: Self.environment)
+        let again = try await CLI.run(["--cache-dir", cache.path, "-vvv", "pass:snoqualmie", "moon:now"], in: dir, environment: Self.environment)
         #expect(again.status == 0)
         expectNoSecret(again.stdout + again.stderr, "cache hits")
     }

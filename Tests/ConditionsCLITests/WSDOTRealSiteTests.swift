@@ -21,8 +21,8 @@ import Testing
         noBrowser = ["PATH": bin.path]
     }
 
-    @Test func firstRunWithNeitherBrowserNorCodeFailsPassesInOneLineAndStillAnswersTheMoon() throws {
-        let run = try CLI.run(["--config", shipped, "--no-cache", "--format", "ndjson", "pass:snoqualmie", "pass:all", "moon:now"], environment: noBrowser)
+    @Test func firstRunWithNeitherBrowserNorCodeFailsPassesInOneLineAndStillAnswersTheMoon() async throws {
+        let run = try await CLI.run(["--config", shipped, "--no-cache", "--format", "ndjson", "pass:snoqualmie", "pass:all", "moon:now"], environment: noBrowser)
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map(Upstream.json)
         try #require(objects.count == 3, "\(run.stderr)")
@@ -36,20 +36,20 @@ import Testing
         }
         #expect((objects[2]["data"] as? [String: Any])?["phase"] != nil)
         // Text output: one stderr line per failed URN.
-        let text = try CLI.run(["--config", shipped, "--no-cache", "pass:stevens", "moon:now"], environment: noBrowser)
+        let text = try await CLI.run(["--config", shipped, "--no-cache", "pass:stevens", "moon:now"], environment: noBrowser)
         #expect(text.stderr.split(separator: "\n").filter { $0.contains("pass:stevens") }.count == 1)
         #expect(text.stderr.contains("apt-get install chromium-headless-shell"))
         try? FileManager.default.removeItem(at: folder)
     }
 
-    @Test func offlineProfileNeedsNoBrowserAndNoNetwork() throws {
-        let run = try CLI.run(["--config", shipped, "--profile", "offline", "pass:snoqualmie", "pass:all", "moon:now"], environment: noBrowser)
+    @Test func offlineProfileNeedsNoBrowserAndNoNetwork() async throws {
+        let run = try await CLI.run(["--config", shipped, "--profile", "offline", "pass:snoqualmie", "pass:all", "moon:now"], environment: noBrowser)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(run.stdout.contains("Snoqualmie"))
         try? FileManager.default.removeItem(at: folder)
     }
 
-    @Test func staleReportsSayHowOldTheyAreInText() throws {
+    @Test func staleReportsSayHowOldTheyAreInText() async throws {
         let server = LoopbackServer()
         server.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
         try server.start()
@@ -59,15 +59,15 @@ import Testing
             routes: #""pass": "wsdot""#)
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        let stale = try CLI.run(["--no-cache", "--now", "2026-07-20T00:00:00Z", "pass:snoqualmie"], in: dir)
+        let stale = try await CLI.run(["--no-cache", "--now", "2026-07-20T00:00:00Z", "pass:snoqualmie"], in: dir)
         #expect(stale.status == 0, "\(stale.stderr)")
         #expect(stale.stdout.contains("report from Sun Dec 14 2025, 7 months old"), "\(stale.stdout)")
-        let fresh = try CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "pass:snoqualmie"], in: dir)
+        let fresh = try await CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "pass:snoqualmie"], in: dir)
         #expect(fresh.stdout.contains("updated "))
         #expect(!fresh.stdout.contains("report from"))
-        let json = try CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "--format", "ndjson", "pass:snoqualmie"], in: dir)
+        let json = try await CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "--format", "ndjson", "pass:snoqualmie"], in: dir)
         #expect((try Upstream.json(json.stdout)["data"] as? [String: Any])?["reportAge"] as? Int == 1136, "DateUpdated is 07:41:03.873")
-        let csv = try CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "--format", "csv", "pass:snoqualmie"], in: dir)
+        let csv = try await CLI.run(["--no-cache", "--now", "2025-12-15T08:00:00Z", "--format", "csv", "pass:snoqualmie"], in: dir)
         #expect(csv.stdout.contains("reportAge"))
     }
 }

@@ -1,5 +1,12 @@
 import Foundation
+import Subprocess
+import Synchronization
 import Testing
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
 
 /// `watch --exec` hooks through the binary: hooks that ignore stdin, are missing, hang, leave
 /// daemons behind, chatter, crash or get a huge event, and SIGTERM to watch itself.
@@ -63,39 +70,85 @@ import Testing
 
     /// `conditions` running in the background with stdout and stderr in files: a hook's
     /// daemon keeping watch's stderr open then holds no pipe that the test reads to its end.
-    final class Watch {
-        let process = Process()
+    /// Started through swift-subprocess in a process group of its own; its exit is awaited,
+    /// not polled for.
+    final class Watch: Sendable {
         let out: URL, err: URL
+        private let run: Task<Int32, any Error>
+        private let state: ProcessState
 
         init(_ arguments: [String], in dir: URL, path: String = "/usr/bin:/bin", environment: [String: String] = [:]) throws {
             out = dir.appendingPathComponent("watch.out")
             err = dir.appendingPathComponent("watch.err")
-            _ = FileManager.default.createFile(atPath: out.path, contents: nil)
-            _ = FileManager.default.createFile(atPath: err.path, contents: nil)
-            process.executableURL = CLI.binary
-            process.arguments = arguments
-            process.currentDirectoryURL = dir
-            process.environment = ["PATH": path, "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
-                .merging(environment) { $1 }
-            process.standardInput = FileHandle.nullDevice
-            process.standardOutput = try FileHandle(forWritingTo: out)
-            process.standardError = try FileHandle(forWritingTo: err)
-            try process.run()
-        }
-
-        /// Waits for watch to exit; a watch still running after `seconds` is killed and the
-        /// test fails.
-        func finish(within seconds: Double = 60) async -> Bool {
-            let finished = await WatchHookTests.eventually(within: seconds) { !process.isRunning }
-            if !finished {
-                Issue.record("watch did not finish within \(seconds) s; stderr: \(stderr)")
-                kill(process.processIdentifier, SIGKILL)
-                process.waitUntilExit()
+            let outFile = try FileDescriptor.open(FilePath(out.path), .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: .ownerReadWrite)
+            let errFile: FileDescriptor
+            do {
+                errFile = try FileDescriptor.open(FilePath(err.path), .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: .ownerReadWrite)
+            } catch {
+                try? outFile.close()
+                throw error
             }
-            return finished
+            let variables = ["PATH": path, "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
+                .merging(environment) { $1 }
+            var options = PlatformOptions()
+            options.processGroupID = 0
+            let state = ProcessState()
+            self.state = state
+            run = Task {
+                let result = try await Subprocess.run(
+                    .path(FilePath(CLI.binary.path)),
+                    arguments: Arguments(arguments),
+                    environment: .custom(Dictionary(uniqueKeysWithValues: variables.compactMap { name, value in Environment.Key(rawValue: name).map { ($0, value) } })),
+                    workingDirectory: FilePath(dir.path),
+                    platformOptions: options,
+                    input: .none,
+                    output: .fileDescriptor(outFile, closeAfterSpawningProcess: true),
+                    error: .fileDescriptor(errFile, closeAfterSpawningProcess: true)
+                ) { execution in
+                    let pid = execution.processIdentifier.value
+                    state.value.withLock { $0.pid = pid }
+                }
+                state.value.withLock { $0.ended = true }
+                switch result.terminationStatus {
+                case .exited(let code): return Int32(code)
+                case .signaled(let signal): return 128 + Int32(signal)
+                }
+            }
         }
 
-        var status: Int32 { process.terminationStatus }
+        /// Sends `signal` to watch, if it has started and not yet been reaped.
+        func signal(_ signal: Int32) {
+            state.value.withLock { state in
+                guard !state.ended, let pid = state.pid else { return }
+                kill(pid, signal)
+            }
+        }
+
+        /// Waits for watch to exit; a watch still running after `seconds` has its group killed
+        /// and the test fails.
+        func finish(within seconds: Double = 60) async -> Bool {
+            await withTaskGroup(of: Bool.self) { group in
+                group.addTask { _ = try? await self.run.value; return true }
+                group.addTask {
+                    do { try await Task.sleep(for: .milliseconds(Int64(seconds * 1000))) } catch { return true }
+                    return false
+                }
+                let finished = await group.next() ?? false
+                if !finished {
+                    Issue.record("watch did not finish within \(seconds) s; stderr: \(stderr)")
+                    state.value.withLock { state in
+                        if !state.ended, let pid = state.pid { kill(-pid, SIGKILL) }
+                    }
+                }
+                group.cancelAll()
+                return finished
+            }
+        }
+
+        /// The exit status (128 + the signal when killed by one), once `finish` returned true.
+        var status: Int32 {
+            get async { (try? await run.value) ?? -1 }
+        }
         var stdout: String { (try? String(contentsOf: out, encoding: .utf8)) ?? "" }
         var stderr: String { (try? String(contentsOf: err, encoding: .utf8)) ?? "" }
         var stdoutLines: [String] { stdout.split(separator: "\n").map(String.init) }
@@ -116,7 +169,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let watch = try Watch(Self.watchArguments(polls: 3, ["--exec", "true"]), in: dir)
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(watch.stdoutLines.count == 3, "an initial line and two changes: \(watch.stdout)")
         #expect(watch.stderrLines(containing: "--exec").isEmpty, "\(watch.stderr)")
     }
@@ -126,7 +179,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let watch = try Watch(Self.watchArguments(polls: 3, ["--exec", "nonexistent-prog"]), in: dir)
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(watch.stdoutLines.count == 3)
         let lines = watch.stderrLines(containing: "--exec nonexistent-prog")
         #expect(lines.count == 2, "\(watch.stderr)")
@@ -146,7 +199,7 @@ import Testing
         let watch = try Watch(Self.watchArguments(polls: 2, ["--exec-timeout", "1s", "--exec", hook.path]), in: dir)
         defer { if let hookPID = Self.pid(in: pid) { kill(hookPID, SIGKILL) } }
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         let recorded = (try? String(contentsOf: size, encoding: .utf8))?.split(separator: " ") ?? []
         #expect(recorded.count == 2 && (Int(recorded[0]) ?? 0) > 200_000, "stdin holds the whole event: \(recorded)")
         #expect(recorded.last == "file\n", "stdin is a regular file")
@@ -170,7 +223,7 @@ import Testing
         let watch = try Watch(Self.watchArguments(polls: 2, ["--exec-timeout", "1s", "--exec", hook.path]), in: dir)
         defer { for file in [hookPIDFile, childPIDFile] { if let pid = Self.pid(in: file) { kill(pid, SIGKILL) } } }
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         let lines = watch.stderrLines(containing: "--exec")
         #expect(lines.count == 1, "\(watch.stderr)")
         #expect(lines.first?.contains("timed out after 1 s for pass:flip") == true, "\(watch.stderr)")
@@ -193,15 +246,15 @@ import Testing
         defer { for file in [hookPIDFile, childPIDFile] { if let pid = Self.pid(in: file) { kill(pid, SIGKILL) } } }
         let started = await Self.eventually(within: 60) { Self.pid(in: hookPIDFile) != nil && Self.pid(in: childPIDFile) != nil }
         guard started else {
-            kill(watch.process.processIdentifier, SIGKILL)
+            watch.signal(SIGKILL)
             Issue.record("the hook never started: \(watch.stderr)")
             return
         }
         let hookPID = try #require(Self.pid(in: hookPIDFile)), childPID = try #require(Self.pid(in: childPIDFile))
         #expect(Self.isAlive(hookPID) && Self.isAlive(childPID))
-        kill(watch.process.processIdentifier, SIGTERM)
+        watch.signal(SIGTERM)
         guard await watch.finish(within: 30) else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(await Self.eventually(within: 10) { !Self.isAlive(hookPID) && !Self.isAlive(childPID) }, "the hook's group got SIGTERM")
     }
 
@@ -221,7 +274,7 @@ import Testing
         guard await watch.finish(within: 30) else { return }
         let daemonPID = try #require(Self.pid(in: daemonPIDFile))
         #expect(Self.isAlive(daemonPID), "watch finished while the daemon still runs")
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(watch.stdoutLines.count == 2)
         #expect(watch.stderrLines(containing: "--exec").isEmpty, "\(watch.stderr)")
     }
@@ -236,7 +289,7 @@ import Testing
             """, at: dir.appendingPathComponent("hook.sh"))
         let watch = try Watch(Self.watchArguments(polls: 3, ["--exec", hook.path]), in: dir)
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(!watch.stdout.contains("CHATTY"))
         #expect(watch.stdoutLines.count == 3)
         for line in watch.stdoutLines { #expect((try? Upstream.json(line)) != nil, "not JSON: \(line)") }
@@ -251,7 +304,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let watch = try Watch(Self.watchArguments(polls: 2, ["--exec", #"["sh", "-c", "kill -SEGV $$"]"#]), in: dir)
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         let lines = watch.stderrLines(containing: "--exec")
         #expect(lines.count == 1, "\(watch.stderr)")
         #expect(lines.first?.contains("--exec sh: killed by SIGSEGV for pass:flip") == true, "\(watch.stderr)")
@@ -262,17 +315,17 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let watch = try Watch(Self.watchArguments(polls: 3, ["--exec", #"["sh", "-c", "exit 3"]"#]), in: dir)
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         let lines = watch.stderrLines(containing: "--exec")
         #expect(lines.count == 2, "one line per change: \(watch.stderr)")
         #expect(lines.allSatisfy { $0.contains("--exec sh: exited with status 3 for pass:flip") }, "\(watch.stderr)")
     }
 
     @Test func execTimeoutIsValidatedAndDocumented() async throws {
-        let bad = try await CLI.runOnOwnThread(["watch", "--exec-timeout", "soon", "--exec", "true", "moon:now"])
+        let bad = try await CLI.run(["watch", "--exec-timeout", "soon", "--exec", "true", "moon:now"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--exec-timeout: \"soon\""), "\(bad.stderr)")
-        let help = try await CLI.runOnOwnThread(["watch", "--help"])
+        let help = try await CLI.run(["watch", "--help"])
         #expect(help.stdout.contains("--exec-timeout <duration>"))
         #expect(help.stdout.contains("SIGTERM to its group, then SIGKILL"))
     }
@@ -292,10 +345,15 @@ import Testing
         let watch = try Watch(["watch", "pass:stevens", "--every", "1s", "--count", "2", "--exec", "notify-send", "--exec", "Stevens Pass changed"],
                               in: dir, path: "\(bin.path):/usr/bin:/bin")
         guard await watch.finish() else { return }
-        #expect(watch.status == 0, "\(watch.stderr)")
+        #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(watch.stdoutLines.count == 2)
         #expect(watch.stdoutLines.last?.hasSuffix("pass:stevens  open → closed") == true, "\(watch.stdout)")
         #expect(watch.stderr.isEmpty, "\(watch.stderr)")
         #expect(try String(contentsOf: log, encoding: .utf8) == "Stevens Pass changed\npass:stevens open -> closed\n")
     }
+}
+
+/// A background program's PID and whether it has been reaped, shared with the task running it.
+final class ProcessState: Sendable {
+    let value = Mutex<(pid: pid_t?, ended: Bool)>((nil, false))
 }

@@ -94,7 +94,7 @@ public struct ExecSource: ConditionsSource {
         let request = ExecProtocol.request(location: location, context: context, options: programOptions)
         let started = ContinuousClock.now
         let outcome: ChildProcess.Outcome
-        do { outcome = try await process.run(input: request) } catch let error as ChildProcess.SpawnError {
+        do { outcome = try await process.run(input: request) } catch {
             throw ConditionsError.upstream("cannot run \(displayName): \(error.step) failed: \(error.reason)")
         }
         context.logger.debug("\(displayName) for \(location.urn): \(outcome.ending) after \(ContinuousClock.now - started), \(outcome.stdout.count) bytes")

@@ -135,6 +135,33 @@ import Testing
         #expect(result.data == "ignored the input")
     }
 
+    @Test func theProgramStartsWithACleanSignalStateInAGroupOfItsOwn() async throws {
+        // Ignored dispositions survive exec: were the host's SIG_IGN for SIGPIPE passed on, a
+        // plugin writing to a closed pipe would get EPIPE it never expects instead of dying
+        // quietly. Ignoring SIGPIPE here for a moment harms nothing in this process.
+        var ignore = sigaction()
+        ignore.__sigaction_handler.sa_handler = SIG_IGN
+        var previous = sigaction()
+        sigaction(SIGPIPE, &ignore, &previous)
+        defer { sigaction(SIGPIPE, &previous, nil) }
+        let exec = try source(running: #"""
+            cat > /dev/null
+            printf '{"data": "%s pgid=%s pid=%s"}' "$(grep -E '^Sig(Blk|Ign):' /proc/$$/status | tr '\t\n' '  ')" "$(cut -d' ' -f5 /proc/$$/stat)" "$$"
+            """#)
+        let report = try #require(try await resolve(exec).data.stringValue)
+        let fields = report.split(separator: " ")
+        func value(_ name: String) -> UInt64? {
+            fields.firstIndex(of: Substring(name)).flatMap { fields.index(after: $0) < fields.endIndex ? UInt64(fields[fields.index(after: $0)], radix: 16) : nil }
+        }
+        #expect(value("SigBlk:") == 0, "nothing blocked: \(report)")
+        // Signals 1-31 (bit n-1 for signal n). 32 and 33 are glibc's own, which its sigaction
+        // refuses to change, so swift-subprocess leaves them as the host had them.
+        let ignored = try #require(value("SigIgn:"), "\(report)")
+        #expect(ignored & 0x7FFF_FFFF == 0, "nothing ignored, SIGPIPE included: \(report)")
+        let ids = fields.filter { $0.hasPrefix("pgid=") || $0.hasPrefix("pid=") }.map { $0.split(separator: "=").last ?? "" }
+        #expect(ids.count == 2 && ids[0] == ids[1], "leads a process group of its own: \(report)")
+    }
+
     @Test func leftoverBackgroundProcessesDoNotDelayTheAnswer() async throws {
         // The background sleep holds stdout open; the group is killed once the program exits.
         let exec = try source(running: #"cat > /dev/null; sleep 30 & echo '{"data": 1}'"#, ["timeout": 20])
@@ -172,10 +199,11 @@ import Testing
         let before = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
         for _ in 0..<150 { _ = try await resolve(exec) }
         _ = await failure(try source(["command": ["sh", "-c", "sleep 5"], "timeout": 0.1]))
-        // Three pipes a run: a leak would add at least 150; the other tests' programs
-        // running meanwhile (a few pipes each) account for the slack.
+        // Three pipes a run: leaking even one of them would add 150; the other suites running
+        // meanwhile (programs, browsers, servers: a few descriptors each) account for the
+        // slack, which reached 77 once on a loaded machine.
         let after = try FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count
-        #expect(after - before < 75)
+        #expect(after - before < 140)
     }
 
     // MARK: Failures
@@ -191,7 +219,19 @@ import Testing
         #expect(error?.message.hasPrefix("sh plugin-") == true)
         #expect(error?.message.contains("timed out after 2 s; stderr: started") == true)
         let sleeper = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        #expect(!Self.isRunning(pid: sleeper))
+        // The group had its signal before the answer came; a process dies when it next runs,
+        // which on a loaded machine is a moment later, so its state is looked at until then.
+        #expect(await Self.eventually(within: 10) { !Self.isRunning(pid: sleeper) }, "the sleep outlived its program")
+    }
+
+    /// Looks at `condition` until it holds or `seconds` pass, suspending (not blocking) between looks.
+    static func eventually(within seconds: Double, _ condition: () -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int64(seconds * 1000))
+        while !condition() {
+            guard ContinuousClock.now < deadline else { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return true
     }
 
     /// Whether a process is alive: its /proc entry exists and it is not a zombie (which a

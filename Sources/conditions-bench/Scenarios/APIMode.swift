@@ -3,7 +3,7 @@ import LoopbackServer
 
 /// Scenario 3: `pass:all` in WSDOT API mode makes exactly one upstream request.
 enum APIMode {
-    static func run(_ bench: Bench) throws -> [Figure] {
+    static func run(_ bench: Bench) async throws -> [Figure] {
         let server = LoopbackServer()
         Upstreams.serveFeed(on: server, delay: bench.latency)
         do { try server.start() } catch { throw Bench.Failed(description: "loopback server: \(error)") }
@@ -12,11 +12,11 @@ enum APIMode {
             "wsdot": {"module": "WSDOT", "options": {"mode": "api", "baseURL": "\(server.url("/api").absoluteString)", "accessCode": "${WSDOT_ACCESS_CODE}"}}
             """, routes: #""pass": "wsdot""#)
         let arguments = ["--config", config, "--no-cache", "pass:all"]
-        try bench.conditions(arguments)
+        try await bench.conditions(arguments)
         var walls: [Double] = [], requests: [Int] = []
         for _ in 0..<bench.runs(5) {
             server.resetStats()
-            walls.append(try bench.conditions(arguments).wall)
+            walls.append(try await bench.conditions(arguments).wall)
             requests.append(server.stats.totalRequests)
         }
         let most = requests.max() ?? 0, fewest = requests.min() ?? 0

@@ -10,7 +10,7 @@ enum FanOut {
     static let perHost = 6
     static let slack = 1.15
 
-    static func run(_ bench: Bench) throws -> [Figure] {
+    static func run(_ bench: Bench) async throws -> [Figure] {
         let pageServer = LoopbackServer()
         Upstreams.servePages(on: pageServer, delay: bench.latency)
         let aerisServer = LoopbackServer()
@@ -34,11 +34,11 @@ enum FanOut {
         // One host for the pages, the moon computed locally.
         let local = try bench.workspace.config("fanout", sources: wsdot, routes: #""pass": "wsdot", "moon": "astronomy", "phases": "astronomy""#)
         let arguments = ["--config", local, "--no-cache", "pass:all", "moon:now", "phases:5"]
-        try bench.conditions(arguments)
+        try await bench.conditions(arguments)
         var walls: [Double] = [], connections: [Int] = [], concurrent: [Int] = []
         for _ in 0..<bench.runs(5) {
             pageServer.resetStats()
-            let run = try bench.conditions(arguments)
+            let run = try await bench.conditions(arguments)
             let stats = pageServer.stats
             guard stats.totalRequests == pages else {
                 throw Bench.Failed(description: "pass:all made \(stats.totalRequests) page requests, expected \(pages)")
@@ -55,11 +55,11 @@ enum FanOut {
         let aeris = #""aeris": {"module": "Aeris", "options": {"clientId": "${AERIS_CLIENT_ID}", "clientSecret": "${AERIS_CLIENT_SECRET}", "baseURL": "\#(aerisServer.url("/aeris", host: "localhost").absoluteString)"}}"#
         let twoHosts = try bench.workspace.config("twohosts", sources: wsdot + ", " + aeris, routes: #""pass": "wsdot", "moon": "aeris", "phases": "aeris""#)
         let twoHostArguments = ["--config", twoHosts, "--no-cache", "pass:all", "moon:now", "phases:5"]
-        try bench.conditions(twoHostArguments)
+        try await bench.conditions(twoHostArguments)
         var twoHostWalls: [Double] = []
         for _ in 0..<bench.runs(5) {
             aerisServer.resetStats()
-            let run = try bench.conditions(twoHostArguments)
+            let run = try await bench.conditions(twoHostArguments)
             guard aerisServer.stats.totalRequests == 2 else {
                 throw Bench.Failed(description: "the moon made \(aerisServer.stats.totalRequests) Aeris requests, expected 2")
             }

@@ -20,23 +20,23 @@ enum LocalAnswer {
     }
 
     /// Measures both commands interleaved (so drifting load hits both alike) after two warm-ups.
-    static func measure(_ bench: Bench) throws -> (version: [ChildRun], report: [ChildRun]) {
+    static func measure(_ bench: Bench) async throws -> (version: [ChildRun], report: [ChildRun]) {
         let config = try config(bench)
         let report = ["--config", config, "moon:now", "phases:5"]
         for _ in 0..<2 {
-            try bench.conditions(["--version"])
-            try bench.conditions(report)
+            try await bench.conditions(["--version"])
+            try await bench.conditions(report)
         }
         var version: [ChildRun] = [], answers: [ChildRun] = []
         for _ in 0..<bench.runs(15) {
-            version.append(try bench.conditions(["--version"]))
-            answers.append(try bench.conditions(report))
+            version.append(try await bench.conditions(["--version"]))
+            answers.append(try await bench.conditions(report))
         }
         return (version, answers)
     }
 
-    static func run(_ bench: Bench) throws -> [Figure] {
-        let (version, report) = try measure(bench)
+    static func run(_ bench: Bench) async throws -> [Figure] {
+        let (version, report) = try await measure(bench)
         let versionTime = Samples(version.map(\.wall)), reportTime = Samples(report.map(\.wall))
         bench.localAnswerMedian = reportTime.median
         let ratio = reportTime.median / versionTime.median
@@ -52,9 +52,9 @@ enum LocalAnswer {
     }
 
     /// Scenario 1's median, measuring it if scenario 1 was not run.
-    static func median(_ bench: Bench) throws -> Double {
+    static func median(_ bench: Bench) async throws -> Double {
         if let median = bench.localAnswerMedian { return median }
-        let median = Samples(try measure(bench).report.map(\.wall)).median
+        let median = Samples(try await measure(bench).report.map(\.wall)).median
         bench.localAnswerMedian = median
         return median
     }

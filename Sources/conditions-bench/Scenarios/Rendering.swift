@@ -35,7 +35,7 @@ enum Rendering {
      ["Weather", "Light snow."], ["Last updated", "Wednesday, January 10, 2024 8:45 PM"]]
     """#
 
-    static func run(_ bench: Bench) throws -> [Figure] {
+    static func run(_ bench: Bench) async throws -> [Figure] {
         let server = LoopbackServer()
         Upstreams.servePages(on: server, delay: 0)
         for pass in Upstreams.passes {
@@ -52,13 +52,13 @@ enum Rendering {
             "wsdot": {"module": "WSDOT", "options": {"baseURL": "\(server.url("/mountainpasses").absoluteString)", "render": "chromium", \(Upstreams.passesOption)}}
             """, routes: #""pass": "wsdot""#)
 
-        func measure(_ config: String, _ urn: String, runs: Int, dataPath: String?) throws -> Samples {
+        func measure(_ config: String, _ urn: String, runs: Int, dataPath: String?) async throws -> Samples {
             let arguments = ["--config", config, "--no-cache", "--quiet", urn]
-            try bench.conditions(arguments)
+            try await bench.conditions(arguments)
             var walls: [Double] = []
             for _ in 0..<bench.runs(runs) {
                 server.resetStats()
-                walls.append(try bench.conditions(arguments).wall)
+                walls.append(try await bench.conditions(arguments).wall)
                 // A rendered page that did not fetch its data would have failed to parse; check anyway.
                 if let dataPath, server.requestCount(dataPath) == 0 {
                     throw Bench.Failed(description: "\(urn): the browser never fetched \(dataPath)")
@@ -67,10 +67,10 @@ enum Rendering {
             return Samples(walls)
         }
 
-        let plainOne = try measure(plain, "pass:snoqualmie", runs: 15, dataPath: nil)
-        let renderedOne = try measure(rendered, "pass:snoqualmie", runs: 7, dataPath: "/data/snoqualmie.json")
-        let plainAll = try measure(plain, "pass:all", runs: 7, dataPath: nil)
-        let renderedAll = try measure(rendered, "pass:all", runs: 3, dataPath: "/data/stevens.json")
+        let plainOne = try await measure(plain, "pass:snoqualmie", runs: 15, dataPath: nil)
+        let renderedOne = try await measure(rendered, "pass:snoqualmie", runs: 7, dataPath: "/data/snoqualmie.json")
+        let plainAll = try await measure(plain, "pass:all", runs: 7, dataPath: nil)
+        let renderedAll = try await measure(rendered, "pass:all", runs: 3, dataPath: "/data/stevens.json")
 
         let ratio = renderedOne.median / max(plainOne.median, 1e-9)
         return [

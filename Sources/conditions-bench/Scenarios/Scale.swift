@@ -7,7 +7,7 @@ enum Scale {
     static let memoryTargetMiB = 64.0
     static let marginalSlack = 1.5
 
-    static func run(_ bench: Bench) throws -> [Figure] {
+    static func run(_ bench: Bench) async throws -> [Figure] {
         let folder = try bench.workspace.folder("scale/Fixtures/pass")
         let names = (1...1000).map { String(format: "p%04d", $0) }
         for (index, name) in names.enumerated() {
@@ -26,10 +26,10 @@ enum Scale {
                                                 routes: #""pass": "fixtures""#)
         let sizes = [1, 100, 1000]
         func arguments(_ count: Int) -> [String] { ["--config", config, "--quiet"] + names.prefix(count).map { "pass:\($0)" } }
-        for size in sizes { try bench.conditions(arguments(size)) }
+        for size in sizes { try await bench.conditions(arguments(size)) }
         var runs: [Int: [ChildRun]] = [:]
         for _ in 0..<bench.runs(7) {
-            for size in sizes { runs[size, default: []].append(try bench.conditions(arguments(size))) }
+            for size in sizes { runs[size, default: []].append(try await bench.conditions(arguments(size))) }
         }
         let time = sizes.reduce(into: [Int: Samples]()) { $0[$1] = Samples(runs[$1, default: []].map(\.wall)) }
         let t1 = time[1]?.median ?? 0, t100 = time[100]?.median ?? 0, t1000 = time[1000]?.median ?? 0

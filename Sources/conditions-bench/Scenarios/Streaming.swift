@@ -8,7 +8,7 @@ enum Streaming {
     static let count = 100_000
     static let memoryTargetMiB = 64.0
 
-    static func run(_ bench: Bench) throws -> [Figure] {
+    static func run(_ bench: Bench) async throws -> [Figure] {
         let start = Date(timeIntervalSince1970: -631_152_000) // 1950-01-01T00:00:00Z
         let format = DateFormatter()
         format.locale = Locale(identifier: "en_US_POSIX")
@@ -24,7 +24,7 @@ enum Streaming {
             let output = bench.workspace.file("streaming.\(format)")
             var runs: [ChildRun] = []
             for _ in 0..<bench.runs(1) {
-                let run = try ChildProcess.run(bench.binary, ["--config", config, "--quiet", "--format", format, "-"],
+                let run = try await ChildProcess.run(bench.binary, ["--config", config, "--quiet", "--format", format, "-"],
                                                environment: bench.workspace.environment, stdin: input, stdout: output,
                                                stderrPath: bench.workspace.file("stderr.txt"))
                 // Bytes, not Characters: CSV's "\r\n" is one Character.

@@ -8,7 +8,7 @@ enum WarmCache {
 
     static let urns = Upstreams.passes.map { "pass:\($0.slug)" } + ["pass:all", "moon:now", "moon:2026-12-04", "phases:5", "phases:12"]
 
-    static func run(_ bench: Bench) throws -> [Figure] {
+    static func run(_ bench: Bench) async throws -> [Figure] {
         let server = LoopbackServer()
         Upstreams.servePages(on: server, delay: bench.latency)
         do { try server.start() } catch { throw Bench.Failed(description: "loopback server: \(error)") }
@@ -19,16 +19,16 @@ enum WarmCache {
         let arguments = ["--config", config, "--cache-dir", try bench.workspace.folder("cache/entries").path, "--quiet"] + urns
 
         // The first run fills the cache: one request per page.
-        try bench.conditions(arguments)
+        try await bench.conditions(arguments)
         let warming = server.stats.totalRequests
         var walls: [Double] = [], requests: [Int] = []
         for _ in 0..<bench.runs(15) {
             server.resetStats()
-            walls.append(try bench.conditions(arguments).wall)
+            walls.append(try await bench.conditions(arguments).wall)
             requests.append(server.stats.totalRequests)
         }
         let wall = Samples(walls)
-        let local = try LocalAnswer.median(bench)
+        let local = try await LocalAnswer.median(bench)
         let most = requests.max() ?? 0
         return [
             .plain(6, "upstream requests, warm runs", value: Double(most), unit: "requests",
