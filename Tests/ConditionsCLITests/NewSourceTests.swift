@@ -163,14 +163,14 @@ import Testing
         #expect(sources.stdout.contains("Tides"))
 
         // Text reads through the module's own presentation, not as generic key/value lines.
-        let text = try Self.run(binary, ["--config", "tides.json", "--now", "2026-11-21T14:00:00Z", "tide:seattle"], in: folder,
+        let text = try await Self.run(binary, ["--config", "tides.json", "--now", "2026-11-21T14:00:00Z", "tide:seattle"], in: folder,
                                 environment: ["NO_COLOR": "1"], timeout: 60)
         #expect(text.status == 0, "\(text.stderr)")
         #expect(text.stdout == "tide:seattle  high water at, seattle (as of Sat Nov 21 06:00 PST)\n")
 
         // `watch` compares the presentation's change key: asOf moves every poll (the clock is
         // not pinned) but the message does not, so three polls print the initial state only.
-        let watch = try Self.run(binary, ["watch", "--config", "tides.json", "--every", "1", "--count", "3", "--format", "ndjson", "tide:seattle"],
+        let watch = try await Self.run(binary, ["watch", "--config", "tides.json", "--every", "1", "--count", "3", "--format", "ndjson", "tide:seattle"],
                                  in: folder, timeout: 60)
         #expect(watch.status == 0, "\(watch.stderr)")
         let events = watch.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
@@ -198,11 +198,11 @@ import Testing
              sleep 2; printf '%s' '\(record("high water at, seattle", "2026-11-21T15:00:00Z"))' > recorded/tide/seattle.json.new && mv recorded/tide/seattle.json.new recorded/tide/seattle.json) &
             exec "$0" watch --config replay.json --every 1 --count 6 --format ndjson tide:seattle
             """
-        let replayed = try Self.run("/bin/sh", ["-c", script, binary], in: folder, timeout: 60)
+        let replayed = try await Self.run("/bin/sh", ["-c", script, binary], in: folder, timeout: 60)
         #expect(replayed.status == 0, "\(replayed.stderr)")
         let changes = replayed.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
         #expect(changes.map { "\($0["event"] ?? ""): \($0["after"] ?? "")" } == ["initial: low water at, seattle", "change: high water at, seattle"], "\(replayed.stdout)")
-        let replayText = try Self.run(binary, ["--config", "replay.json", "tide:seattle"], in: folder, environment: ["NO_COLOR": "1"], timeout: 60)
+        let replayText = try await Self.run(binary, ["--config", "replay.json", "tide:seattle"], in: folder, environment: ["NO_COLOR": "1"], timeout: 60)
         #expect(replayText.stdout == "tide:seattle  high water at, seattle (as of Sat Nov 21 07:00 PST)\n")
     }
 }
