@@ -28,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // SHA-256 for cache keys (Foundation on Linux has no digest API).
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        // `conditions mcp`: the official Model Context Protocol SDK (server, stdio transport).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         // MARK: Contract
@@ -70,10 +72,21 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
+        .target(
+            name: "ConditionsMCP",
+            dependencies: [
+                "ConditionsCore",
+                "ConditionsKit",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         .executableTarget(
             name: "conditions",
             dependencies: [
                 "ConditionsCore",
+                "ConditionsMCP",
                 "ConditionsKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
