@@ -41,7 +41,7 @@ async def main(binary, config, profile):
             tools = await session.list_tools()
             summary["tools"] = {t.name: {"description": t.description, "inputSchema": t.inputSchema} for t in tools.tools}
             summary["resolve"] = await tool(session, "resolve",
-                                            {"urns": ["pass:snoqualmie", "moon:now", "phases:3", "nope:x"]})
+                                            {"urns": ["pass:snoqualmie", "moon:now", "phases:3", "pass:snoqualmy"]})
             summary["routes"] = await tool(session, "routes", {})
             summary["sources"] = await tool(session, "sources", {})
             resources = await session.list_resources()
