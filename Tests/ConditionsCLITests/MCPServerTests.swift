@@ -159,6 +159,27 @@ import Testing
         #expect(anonymous.filter { ($0["error"] as? [String: Any])?["code"] as? Int == -32700 }.count == 1, "\(anonymous)")
     }
 
+    /// A secret from the environment appears neither in the protocol stream nor in the most
+    /// verbose log, even when the source fails on the request that carries it.
+    @Test func secretsMasked() async throws {
+        let secret = "s3cr3t-access-code-4711"
+        let run = try await MCPSession.run(
+            ["mcp", "--config", "sources.json", "--profile", "api", "-vvv"],
+            first: [#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#],
+            then: [
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"sources"}}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"routes"}}"#,
+                // No network here: the request fails, and its error and logs mention the URL.
+                #"{"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"resolve","arguments":{"urns":["pass:snoqualmie"]}}}"#,
+            ],
+            afterReplyTo: 1, environment: ["WSDOT_ACCESS_CODE": secret], timeout: 60)
+        #expect(run.status == 0)
+        let (replies, _) = try Self.replies(run)
+        #expect(Set(replies.keys) == [1, 2, 3, 4])
+        #expect(!run.stdout.contains(secret))
+        #expect(!run.stderr.contains(secret))
+    }
+
     /// Every stdout line parsed: replies by numeric id, the rest (parse errors) apart.
     static func replies(_ run: CLI.Output) throws -> ([Int: [String: Any]], [[String: Any]]) {
         var replies: [Int: [String: Any]] = [:]

@@ -13,17 +13,19 @@ enum MCPSession {
     /// Writes `first`, waits for the reply with id `afterReplyTo`, writes `then`, closes stdin
     /// and collects everything until the program exits. A program outliving `timeout` has its
     /// process group killed and is recorded as an issue.
-    static func run(_ arguments: [String], first: [String], then: [String], afterReplyTo id: Int, timeout: TimeInterval) async throws -> CLI.Output {
+    static func run(_ arguments: [String], first: [String], then: [String], afterReplyTo id: Int, environment extra: [String: String] = [:], timeout: TimeInterval) async throws -> CLI.Output {
         var options = PlatformOptions()
         options.processGroupID = 0
         options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
-        let environment: [Environment.Key: String] = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
+        var environment: [Environment.Key: String] = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
+        for (name, value) in extra { if let key = Environment.Key(rawValue: name) { environment[key] = value } }
+        let variables = environment
         let marker = Data("\"id\":\(id),".utf8)
 
         let outcome = try await withThrowingTaskGroup(of: CLI.Output?.self) { group -> CLI.Output? in
-            group.addTask { [options] in
+            group.addTask { [options, variables] in
                 let result = try await Subprocess.run(
-                    .path(FilePath(CLI.binary.path)), arguments: Arguments(arguments), environment: .custom(environment),
+                    .path(FilePath(CLI.binary.path)), arguments: Arguments(arguments), environment: .custom(variables),
                     workingDirectory: FilePath(CLI.packageRoot.path), platformOptions: options,
                     input: .inputWriter, output: .sequence, error: .sequence
                 ) { execution in
