@@ -13,6 +13,7 @@ let package = Package(
     // in libcurl's loop, glibc's sigaction layout) and has never been built on macOS.
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
+        .executable(name: "conditions-mcp", targets: ["conditions-mcp"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),
     ],
     dependencies: [
@@ -82,11 +83,13 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
+        // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),
+        // which `conditions` itself must not (LinkingTests).
+        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP"]),
         .executableTarget(
             name: "conditions",
             dependencies: [
                 "ConditionsCore",
-                "ConditionsMCP",
                 "ConditionsKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -136,7 +139,7 @@ let package = Package(
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
-            "conditions", "ConditionsCore", "LoopbackServer",
+            "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),

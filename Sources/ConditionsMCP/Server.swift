@@ -21,7 +21,7 @@ package struct ConditionsMCPServer: Sendable {
     /// Serves stdin/stdout until the client closes stdin.
     package func run() async throws {
         let server = await makeServer()
-        try await server.start(transport: DrainingTransport(StdioTransport(logger: logger), logger: logger)) { [handlers] _, _ in
+        try await server.start(transport: DrainingTransport(LineTransport(logger: logger), logger: logger)) { [handlers] _, _ in
             handlers.markInitialized()
         }
         await server.waitUntilCompleted()

@@ -180,6 +180,20 @@ import Testing
         #expect(!run.stderr.contains(secret))
     }
 
+    /// A line over the 16 MiB limit is skipped with an error instead of being held in memory,
+    /// and the next line is still read.
+    @Test func overlongLineIsSkipped() async throws {
+        let huge = #"{"jsonrpc":"2.0","id":9,"method":"tools/list","params":{"x":""# + String(repeating: "x", count: 17 << 20) + #""}}"#
+        let next = #"{"jsonrpc":"2.0","id":1,"method":"tools/list"}"#
+        let run = try await CLI.run(["mcp", "--config", "sources.json", "--profile", "offline"], stdin: huge + "\n" + next + "\n", timeout: 60)
+        #expect(run.status == 0)
+        let (replies, anonymous) = try Self.replies(run)
+        #expect(replies[9] == nil)
+        #expect(((replies[1]?["error"] as? [String: Any])?["message"] as? String)?.contains("not initialized") == true)
+        #expect(anonymous.contains { (($0["error"] as? [String: Any])?["message"] as? String)?.contains("message longer than 16 MiB, skipped") == true }, "\(anonymous)")
+        #expect(run.stderr.contains("longer than 16 MiB was skipped"))
+    }
+
     /// Every stdout line parsed: replies by numeric id, the rest (parse errors) apart.
     static func replies(_ run: CLI.Output) throws -> ([Int: [String: Any]], [[String: Any]]) {
         var replies: [Int: [String: Any]] = [:]
