@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Measures `conditions mcp`: round trip of a `resolve` of three local URNs, and idle RSS.
 
-Usage: scripts/mcp-latency.py BINARY [CALLS]   (run from the package root; release build:
-scripts/dev bench builds it, or `swift build -c release --static-swift-stdlib`)
+Usage: scripts/mcp-latency.py BINARY [CALLS]
+BINARY is conditions or conditions-mcp, preferably a release build
+(`swift build -c release --static-swift-stdlib`); run from the package root.
 Raw JSON-RPC over pipes with no client library, so the round trip is the server's time plus
 two pipe hops (~0.1 ms). Prints JSON: median, p90 and max in ms; VmRSS after initialize and after the calls, VmHWM, in MiB.
 """
@@ -15,7 +16,9 @@ import time
 
 binary = sys.argv[1]
 calls = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-server = subprocess.Popen([binary, "mcp", "--config", "sources.json", "--profile", "offline"],
+# conditions-mcp is the server itself; conditions takes the subcommand and execs it.
+subcommand = [] if os.path.basename(binary) == "conditions-mcp" else ["mcp"]
+server = subprocess.Popen([binary, *subcommand, "--config", "sources.json", "--profile", "offline"],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           env={"PATH": "/usr/bin:/bin", "TZ": "UTC", "HOME": "/tmp"})
 

@@ -159,6 +159,7 @@ package final class MCPHandlers: Sendable {
 
     /// A message saying why a tool's arguments were refused.
     package struct ValidationFailure: Error, Equatable {
+        /// What is wrong and how to fix it, for the model to read.
         package let message: String
         init(_ message: String) { self.message = message }
     }
