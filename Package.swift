@@ -13,6 +13,7 @@ let package = Package(
     // in libcurl's loop, glibc's sigaction layout) and has never been built on macOS.
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
+        .executable(name: "conditions-mcp", targets: ["conditions-mcp"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),
     ],
     dependencies: [
@@ -28,6 +29,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
         // SHA-256 for cache keys (Foundation on Linux has no digest API).
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
+        // `conditions mcp`: the official Model Context Protocol SDK (server, stdio transport).
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
     ],
     targets: [
         // MARK: Contract
@@ -70,6 +73,19 @@ let package = Package(
                 .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
+        // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
+        .target(
+            name: "ConditionsMCP",
+            dependencies: [
+                "ConditionsCore",
+                "ConditionsKit",
+                .product(name: "MCP", package: "swift-sdk"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),
+        // which `conditions` itself must not (LinkingTests).
+        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP"]),
         .executableTarget(
             name: "conditions",
             dependencies: [
@@ -123,7 +139,7 @@ let package = Package(
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
-            "conditions", "ConditionsCore", "LoopbackServer",
+            "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),

@@ -26,7 +26,7 @@ struct ConditionsCommand: AsyncParsableCommand {
         stdout closed; a closed pipe ends the run by SIGPIPE unless SIGPIPE is ignored).
         """,
         version: Version.current,
-        subcommands: [ReportCommand.self, WatchCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, CompletionCommand.self],
+        subcommands: [ReportCommand.self, WatchCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, CompletionCommand.self, MCPCommand.self],
         defaultSubcommand: ReportCommand.self)
 }
 

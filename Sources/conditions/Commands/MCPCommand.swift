@@ -1,0 +1,37 @@
+import ArgumentParser
+import ConditionsCore
+import Foundation
+
+/// `conditions mcp`: serves the configured sources to AI assistants over the Model Context
+/// Protocol on stdin/stdout. The server is the sibling program `conditions-mcp`
+/// (ConditionsMCP), exec'd in place of this process: the MCP SDK links FoundationNetworking
+/// and so libcurl at start-up, which would slow every other command (LinkingTests).
+struct MCPCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "mcp",
+        abstract: "Serve conditions as Model Context Protocol tools and resources on stdin/stdout.",
+        discussion: """
+        For AI assistants: add {"command": "conditions", "args": ["mcp"]} to the client's MCP \
+        servers. Tools: resolve, routes, sources; resources: conditions://report and one per \
+        route example. Logs go to stderr (-v for more); stdout carries only the protocol. \
+        Runs conditions-mcp, installed next to conditions.
+        """)
+
+    @OptionGroup var global: GlobalOptions
+
+    func run() throws {
+        // Fail here, in the CLI's words, rather than in the server's first reply.
+        do { _ = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
+        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
+        let server = folder.appendingPathComponent("conditions-mcp").path
+        var arguments = ["conditions-mcp"]
+        if let config = global.config { arguments += ["--config", config] }
+        if let profile = global.profile { arguments += ["--profile", profile] }
+        if global.verbose > 0 { arguments.append("-" + String(repeating: "v", count: global.verbose)) }
+        let argv = arguments.map { strdup($0) } + [nil]
+        execv(server, argv)
+        // Only reached when the exec failed.
+        let reason = String(cString: strerror(errno))
+        throw Failure.usage("mcp: cannot run \(server): \(reason); install conditions-mcp next to conditions (swift build builds both)")
+    }
+}
