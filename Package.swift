@@ -31,6 +31,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", "3.0.0"..<"5.0.0"),
         // `conditions mcp`: the official Model Context Protocol SDK (server, stdio transport).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
+        // `conditions serve`: HTTP server, start-up and graceful shutdown, Prometheus metrics.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
+        // End-to-end tests of `conditions serve` over real HTTP.
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.80.0"),
     ],
     targets: [
         // MARK: Contract
@@ -86,10 +93,25 @@ let package = Package(
         // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),
         // which `conditions` itself must not (LinkingTests).
         .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP"]),
+        // `conditions serve` as a library: the executable only parses options and wires it.
+        .target(
+            name: "ConditionsServer",
+            dependencies: [
+                "ConditionsCore",
+                "ConditionsKit",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
         .executableTarget(
             name: "conditions",
             dependencies: [
                 "ConditionsCore",
+                "ConditionsServer",
                 "ConditionsKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -140,6 +162,14 @@ let package = Package(
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ]),
+        .testTarget(name: "ConditionsServerTests", dependencies: [
+            "conditions", "ConditionsCore", "LoopbackServer",
+            .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOHTTP1", package: "swift-nio"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),

@@ -24,6 +24,46 @@ package struct Configuration {
         package var enabled = true
     }
 
+    /// The `serve` object: settings of `conditions serve`, `${ENV}` still unexpanded
+    /// (`interpolated(environment:)` expands them when the server starts).
+    package struct ServeSettings: Sendable {
+        /// `host:port` to listen on; nil: the command's default (127.0.0.1:8080).
+        package var listen: String?
+        /// The bearer token clients must send off loopback; usually `"${CONDITIONS_SERVE_TOKEN}"`.
+        package var token: String?
+        /// Origins allowed by CORS (`"*"` for any); empty: no CORS headers at all.
+        package var cors: [String] = []
+
+        /// Settings as given.
+        package init(listen: String? = nil, token: String? = nil, cors: [String] = []) {
+            self.listen = listen
+            self.token = token
+            self.cors = cors
+        }
+
+        /// The settings with `${NAME}` expanded from `environment`, and the values that must
+        /// never be shown (the token always counts as one, whatever its variable is called).
+        package func interpolated(environment: [String: String]) throws(ConfigurationError) -> (settings: ServeSettings, secrets: Set<String>) {
+            let interpolation = Interpolation(environment: environment)
+            var problems: [String] = []
+            var secrets: Set<String> = []
+            func expand(_ text: String?, path: String) -> String? {
+                guard let text else { return nil }
+                let outcome = interpolation.apply(.string(text), path: path)
+                secrets.formUnion(outcome.secrets)
+                for missing in outcome.missing { problems.append("\(path): environment variable \(missing.variable) is not set") }
+                return outcome.value.stringValue
+            }
+            var result = self
+            result.listen = expand(listen, path: "serve.listen")
+            result.token = expand(token, path: "serve.token")
+            result.cors = cors.enumerated().compactMap { expand($1, path: "serve.cors[\($0)]") }
+            if let token = result.token, !token.isEmpty { secrets.insert(token) }
+            guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
+            return (result, secrets)
+        }
+    }
+
     /// The config file read.
     package var file: URL
     /// The profile applied, if any.
@@ -39,10 +79,12 @@ package struct Configuration {
     var http: HTTPLimits
     /// The `cache` settings.
     package var cache: CacheSettings
+    /// The `serve` settings.
+    package var serve = ServeSettings()
 
     var directory: URL { file.deletingLastPathComponent() }
 
-    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http", "cache"]
+    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http", "cache", "serve"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
     package static func load(_ file: ConfigFile, profile requested: String?) throws(ConfigurationError) -> Configuration {
@@ -162,9 +204,34 @@ package struct Configuration {
             }
         }
 
+        var serve = ServeSettings()
+        if let value = root["serve"] {
+            if let object = value.objectValue {
+                var options = SourceOptions(path: "serve", object: object, baseDirectory: file.directory)
+                do {
+                    serve.listen = try options.string("listen")
+                    serve.token = try options.string("token")
+                    if let single = object["cors"]?.stringValue {
+                        serve.cors = [single]
+                        _ = try? options.string("cors")
+                    } else {
+                        serve.cors = try options.strings("cors") ?? []
+                    }
+                    try options.finish()
+                } catch { problems.append(error.message) }
+                // `${…}` is checked once expanded, when the server starts.
+                if let listen = serve.listen, !listen.contains("${"), ListenAddress(listen) == nil {
+                    problems.append("serve.listen: \"\(listen)\" is not host:port (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:80)")
+                }
+                if serve.token?.isEmpty == true { problems.append("serve.token: empty; leave it out or use \"${CONDITIONS_SERVE_TOKEN}\"") }
+            } else {
+                problems.append("serve: expected an object, found \(value.typeName)")
+            }
+        }
+
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
         return Configuration(file: file.url, profile: requested, place: place, instances: instances,
-                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults, cache: cache)
+                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults, cache: cache, serve: serve)
     }
 
     /// Deep-merges `overlay` onto `base`: objects merge member by member, anything else replaces.

@@ -29,6 +29,8 @@ package struct Runtime: Sendable {
         package let report: [String]
         /// The `cache` settings.
         package let cache: Configuration.CacheSettings
+        /// The `serve` settings, `${ENV}` unexpanded.
+        package let serve: Configuration.ServeSettings
 
         /// A scheme and the instance it routes to.
         package struct Route: Sendable {
@@ -127,7 +129,7 @@ package struct Runtime: Sendable {
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
             routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
-            report: configuration.report, cache: configuration.cache)
+            report: configuration.report, cache: configuration.cache, serve: configuration.serve)
     }
 
     /// Every secret in `configuration` without creating any instance, for commands that only

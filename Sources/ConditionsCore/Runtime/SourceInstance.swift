@@ -11,7 +11,7 @@ package struct SourceInstance: Sendable {
     let http: HTTPLimits
     let logger: Logger
     /// Seconds a result stays fresh in the cache; 0 disables caching for this instance.
-    let ttl: Double
+    package let ttl: Double
     /// Identifies the instance's configuration in cache keys, so editing its options
     /// never serves results cached under the old ones.
     let fingerprint: String

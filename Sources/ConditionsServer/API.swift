@@ -1,0 +1,183 @@
+import ConditionsCore
+import ConditionsKit
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// The endpoints' bodies and headers.
+struct API: Sendable {
+    let server: ConditionsServer
+
+    /// An error answered before any URN is resolved: one line of JSON, never cached.
+    struct RequestError: Error, HTTPResponseError {
+        let status: HTTPResponse.Status
+        let kind: String
+        let message: String
+
+        func response(from request: Request, context: some RequestContext) throws -> Response {
+            API.errorResponse(status: status, kind: kind, message: message)
+        }
+    }
+
+    static func errorResponse(status: HTTPResponse.Status, kind: String, message: String, headers: HTTPFields = [:]) -> Response {
+        let body: JSONValue = ["error": ["kind": .string(kind), "message": .string(message)]]
+        var fields = headers
+        fields[.contentType] = "application/json"
+        fields[.cacheControl] = "no-store"
+        return Response(status: status, headers: fields, body: .init(byteBuffer: ByteBuffer(string: body.serialized() + "\n")))
+    }
+
+    /// The HTTP status for a record: 200 for results (stale included), else by error kind.
+    static func status(for record: ResultRecord) -> HTTPResponse.Status {
+        guard case .failure(let kind, _, _) = record.outcome else { return .ok }
+        switch kind {
+        case "invalidURN", "invalidArguments": return .badRequest
+        case "notFound": return .notFound
+        case "upstream", "badResponse", "http", "network", "tooLarge": return .badGateway
+        case "timeout": return .gatewayTimeout
+        default: return .internalServerError
+        }
+    }
+
+    func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Response {
+        Response(status: .ok, headers: [.contentType: contentType, .cacheControl: "no-store"], body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    func ready() -> Response {
+        let body: JSONValue = ["ready": true, "sources": .int(server.runtime.instances.count), "routes": .int(server.runtime.router.routes.count)]
+        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+                        body: .init(byteBuffer: ByteBuffer(string: body.serialized() + "\n")))
+    }
+
+    /// What `conditions routes --format json` prints.
+    func routes() -> JSONValue {
+        .array(server.runtime.router.routes.map { route in
+            ["pattern": .string(route.pattern.text), "source": .string(route.handler.id), "module": .string(route.handler.module),
+             "examples": .array(route.examples.map(JSONValue.string))]
+        })
+    }
+
+    /// The instances and modules `conditions sources` lists: ids, modules and schemes only,
+    /// never an option (which may hold a secret).
+    func sources() -> JSONValue {
+        let routes = server.runtime.configuration.routes
+        return [
+            "instances": .array(server.runtime.instances.map { instance in
+                ["id": .string(instance.id), "module": .string(instance.module), "ttl": .int(Int(instance.ttl)),
+                 "schemes": .array(routes.filter { $0.instance == instance.id }.map { .string($0.scheme) })]
+            }),
+            "modules": .array(SourceCatalog.modules.map { ["module": .string($0.moduleName), "serves": .string($0.summary)] }),
+        ]
+    }
+
+    /// A JSON body with validators; `maxAge` nil means `no-store`.
+    func json(_ value: JSONValue, request: Request, status: HTTPResponse.Status = .ok, maxAge: Int? = 0, lastModified: Date? = nil) -> Response {
+        body(value.serialized() + "\n", contentType: "application/json", request: request, status: status, maxAge: maxAge, lastModified: lastModified)
+    }
+
+    func body(_ text: String, contentType: String, request: Request, status: HTTPResponse.Status, maxAge: Int?, lastModified: Date?) -> Response {
+        let bytes = Array(text.utf8)
+        var headers: HTTPFields = [.contentType: contentType]
+        headers[.cacheControl] = maxAge.map { "max-age=\($0)" } ?? "no-store"
+        if status == .ok {
+            let etag = HTTPCaching.etag(bytes)
+            headers[.eTag] = etag
+            if let lastModified { headers[.lastModified] = HTTPCaching.httpDate(lastModified) }
+            if let condition = request.headers[.ifNoneMatch], HTTPCaching.matches(ifNoneMatch: condition, etag: etag) {
+                return Response(status: .notModified, headers: headers)
+            }
+        }
+        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// `GET /v1/urn/{urn}`: one result object, its status by error kind.
+    func single(_ request: Request) async -> Response {
+        let raw = request.uri.path.dropFirst("/v1/urn/".count)
+        let urn = String(raw).removingPercentEncoding ?? String(raw)
+        let answer = await server.coordinator.resolve(urn)
+        let status = Self.status(for: answer.record)
+        var lastModified: Date?
+        if case .success(_, _, let fetchedAt, _, _) = answer.record.outcome { lastModified = fetchedAt }
+        return json(answer.record.json, request: request, status: status, maxAge: status == .ok ? answer.maxAge : nil, lastModified: lastModified)
+    }
+
+    /// `/v1/resolve`: every answer in the order asked; fresh for as long as the least fresh one.
+    func many(_ urns: [String], request: Request) async throws -> Response {
+        let answers = await server.coordinator.resolve(urns)
+        let failed = answers.contains { $0.record.failed }
+        let maxAge = failed ? nil : answers.map(\.maxAge).min()
+        let lastModified = answers.compactMap { answer -> Date? in
+            if case .success(_, _, let fetchedAt, _, _) = answer.record.outcome { return fetchedAt }
+            return nil
+        }.max()
+        if request.headers[.accept]?.contains("application/x-ndjson") == true {
+            let text = answers.map { $0.record.json.serialized() + "\n" }.joined()
+            return body(text, contentType: "application/x-ndjson", request: request, status: .ok, maxAge: maxAge, lastModified: failed ? nil : lastModified)
+        }
+        return json(.array(answers.map(\.record.json)), request: request, maxAge: maxAge, lastModified: failed ? nil : lastModified)
+    }
+
+    /// The URNs of `?urn=a&urn=b`.
+    static func urns(query: [String]) throws -> [String] {
+        try checked(query)
+    }
+
+    /// The URNs of a POSTed JSON array of strings.
+    static func urns(body: Data) throws -> [String] {
+        guard let value = try? JSONValue.parse(body), let array = value.arrayValue else {
+            throw RequestError(status: .badRequest, kind: "invalidRequest", message: "the body must be a JSON array of URN strings, e.g. [\"pass:snoqualmie\", \"moon:now\"]")
+        }
+        let urns = try array.map { element throws -> String in
+            guard let text = element.stringValue else {
+                throw RequestError(status: .badRequest, kind: "invalidRequest", message: "every element must be a URN string, found \(element.typeName)")
+            }
+            return text
+        }
+        return try checked(urns)
+    }
+
+    private static func checked(_ urns: [String]) throws -> [String] {
+        guard !urns.isEmpty else {
+            throw RequestError(status: .badRequest, kind: "invalidRequest", message: "no URN given; e.g. /v1/resolve?urn=pass:snoqualmie&urn=moon:now")
+        }
+        guard urns.count <= ServerSettings.maximumURNs else {
+            throw RequestError(status: .badRequest, kind: "tooManyURNs", message: "\(urns.count) URNs; at most \(ServerSettings.maximumURNs) per request")
+        }
+        return urns
+    }
+}
+
+extension API {
+    /// `GET /v1/events?urn=…[&every=5m]`: Server-Sent Events, `initial` then `change`.
+    func stream(_ request: Request) throws -> Response {
+        let query = request.uri.queryParameters
+        let urns = try Self.urns(query: query.getAll("urn").map { String($0) })
+        var every: Int?
+        if let text = query["every"] {
+            guard let seconds = DurationText.seconds(String(text)), seconds >= 1, seconds <= 86400 else {
+                throw RequestError(status: .badRequest, kind: "invalidRequest", message: "every: \"\(text)\" is not a duration between 1s and 1d (e.g. 30s, 5m)")
+            }
+            every = Int(seconds)
+        }
+        let keys = Array(Set(urns)).map { urn in
+            // A local source (TTL 0) has no natural period; a minute is watch's granularity.
+            let ttl = Int(server.coordinator.ttl(of: urn))
+            return EventHub.Key(urn: urn, interval: every ?? (ttl > 0 ? ttl : 60))
+        }
+        guard let subscription = server.events.subscribe(keys) else {
+            throw RequestError(status: .serviceUnavailable, kind: "shuttingDown", message: "the server is shutting down")
+        }
+        let events = server.events
+        let (id, stream) = subscription
+        return Response(
+            status: .ok,
+            headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
+            body: .init { writer in
+                defer { events.unsubscribe(id) }
+                for await chunk in stream {
+                    try await writer.write(ByteBuffer(string: chunk))
+                }
+                try await writer.finish(nil)
+            })
+    }
+}

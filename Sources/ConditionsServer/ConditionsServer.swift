@@ -1,0 +1,95 @@
+import ConditionsCore
+import ConditionsKit
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// `conditions serve` as a library: the HTTP API over one shared `ResultCoordinator`, with
+/// caching headers, authentication, limits, events and metrics. The executable only parses
+/// options and calls `run`.
+package struct ConditionsServer: Sendable {
+    /// The loaded configuration.
+    package let runtime: Runtime
+    /// Address, token, CORS and limits.
+    package let settings: ServerSettings
+    /// The coordinator every request resolves through.
+    package let coordinator: ResultCoordinator
+    /// The metrics `/metrics` renders.
+    package let metrics: ServerMetrics
+    /// One watcher per URN for `/v1/events`.
+    let events: EventHub
+    let logger: Logger
+
+    /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory.
+    package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger) {
+        self.runtime = runtime
+        self.settings = settings
+        self.logger = logger
+        let metrics = ServerMetrics()
+        self.metrics = metrics
+        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, logger: logger, metrics: metrics)
+        self.coordinator = coordinator
+        self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
+    }
+
+    /// Serves until SIGTERM or SIGINT, then stops accepting, lets requests in flight finish
+    /// (for at most `settings.shutdownGrace`), ends event streams and returns.
+    /// `announce` receives the bound address (`127.0.0.1:53124`) once the server listens.
+    package func run(announce: @escaping @Sendable (String) -> Void) async throws {
+        let app = Application(
+            router: makeRouter(),
+            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1))))),
+            configuration: .init(address: .hostname(settings.listen.host, port: settings.listen.port), serverName: nil),
+            onServerRunning: { channel in
+                let host = settings.listen.host
+                let port = channel.localAddress?.port ?? settings.listen.port
+                announce(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+            },
+            logger: logger)
+        // Shut down in reverse order: the event hub first, so open streams end and the
+        // application's drain only waits for ordinary requests.
+        let group = ServiceGroup(configuration: .init(
+            services: [.init(service: app), .init(service: events)],
+            gracefulShutdownSignals: [.sigterm, .sigint],
+            cancellationSignals: [],
+            logger: logger).withShutdownGrace(settings.shutdownGrace))
+        try await group.run()
+    }
+
+    func makeRouter() -> Hummingbird.Router<BasicRequestContext> {
+        let router = Hummingbird.Router(context: BasicRequestContext.self)
+        router.add(middleware: FrontMiddleware(settings: settings, metrics: metrics, logger: logger, secrets: runtime.secrets))
+        let api = API(server: self)
+        router.get("/healthz") { _, _ in api.text("ok\n") }
+        router.get("/readyz") { _, _ in api.ready() }
+        router.get("/metrics") { _, _ in api.text(metrics.render(), contentType: "text/plain; version=0.0.4; charset=utf-8") }
+        router.get("/v1/routes") { request, _ in api.json(api.routes(), request: request) }
+        router.get("/v1/sources") { request, _ in api.json(api.sources(), request: request) }
+        router.get("/v1/urn/**") { request, _ in await api.single(request) }
+        router.get("/v1/resolve") { request, _ in
+            try await api.many(try API.urns(query: request.uri.queryParameters.getAll("urn").map { String($0) }), request: request)
+        }
+        router.post("/v1/resolve") { request, _ in
+            var request = request
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: ServerSettings.maximumBodyBytes)
+            } catch is NIOTooManyBytesError {
+                throw API.RequestError(status: .contentTooLarge, kind: "tooLarge", message: "request body over \(ServerSettings.maximumBodyBytes) bytes")
+            }
+            return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
+        }
+        router.get("/v1/events") { request, _ in try api.stream(request) }
+        return router
+    }
+}
+
+extension ServiceGroupConfiguration {
+    func withShutdownGrace(_ grace: Duration) -> ServiceGroupConfiguration {
+        var copy = self
+        copy.maximumGracefulShutdownDuration = grace
+        return copy
+    }
+}

@@ -1,0 +1,52 @@
+import Foundation
+import Prometheus
+import Synchronization
+
+/// The server's Prometheus metrics. Every label value comes from a fixed set (endpoint names,
+/// status codes) or from the config's instance ids, never from a request, so a client can
+/// neither grow the registry nor make it repeat a secret.
+package final class ServerMetrics: Sendable {
+    /// The registry `/metrics` renders.
+    package let registry = PrometheusCollectorRegistry()
+    let cacheHits: Prometheus.Counter
+    let cacheMisses: Prometheus.Counter
+    let staleAnswers: Prometheus.Counter
+    let coalesced: Prometheus.Counter
+    let inFlight: Prometheus.Gauge
+    let sseClients: Prometheus.Gauge
+    private let latency: DurationHistogram
+
+    /// Fresh metrics in a registry of their own.
+    package init() {
+        cacheHits = registry.makeCounter(name: "conditions_cache_hits_total", help: "Answers served from the server's memory while fresh.")
+        cacheMisses = registry.makeCounter(name: "conditions_cache_misses_total", help: "Resolutions started because no fresh answer was in memory.")
+        staleAnswers = registry.makeCounter(name: "conditions_stale_answers_total", help: "Cached results served because the upstream failed.")
+        coalesced = registry.makeCounter(name: "conditions_coalesced_requests_total", help: "Requests that joined a resolution already in flight.")
+        inFlight = registry.makeGauge(name: "conditions_inflight_resolutions", help: "Resolutions in flight.")
+        sseClients = registry.makeGauge(name: "conditions_sse_clients", help: "Connected Server-Sent Events clients.")
+        latency = registry.makeDurationHistogram(name: "conditions_http_request_duration_seconds",
+                                                 buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
+                                                           .milliseconds(500), .seconds(1), .seconds(5), .seconds(30)],
+                                                 help: "HTTP request latency.")
+    }
+
+    /// Counts one answered request.
+    func request(endpoint: String, status: Int, duration: Duration) {
+        registry.makeCounter(name: "conditions_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
+                             help: "HTTP requests by endpoint and status.").increment()
+        latency.record(duration)
+    }
+
+    /// Counts a result fetched from its upstream by the instance `source`.
+    func upstreamFetch(source: String) {
+        registry.makeCounter(name: "conditions_upstream_fetches_total", labels: [("source", source)],
+                             help: "Results fetched from upstream, by source instance.").increment()
+    }
+
+    /// The Prometheus text exposition.
+    package func render() -> String {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return String(decoding: buffer, as: UTF8.self)
+    }
+}

@@ -1,0 +1,275 @@
+import AsyncHTTPClient
+import Foundation
+import LoopbackServer
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// `conditions serve` end to end: the built binary on a free loopback port, real HTTP, a
+/// loopback upstream standing in for WSDOT's API.
+@Suite struct ServeTests {
+    static let secret = "ACCESS-5e4d3c2b1a09"
+    static let token = "serve-token-0123456789abcdef"
+
+    /// An upstream serving WSDOT's API feed and a config routing `pass:` to it in API mode
+    /// (`pass:all` is one request) and `moon:` to the local astronomy source.
+    static func setUp(extra: String = "", timeout: Double = 5, ttl: Int = 300, cache: String = #""cache": {"directory": "cache"}"#) throws -> (LoopbackServer, URL) {
+        let upstream = LoopbackServer()
+        upstream.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
+        try upstream.start()
+        let dir = try Upstream.config(
+            sources: #""wsdot": {"module": "WSDOT", "options": {"mode": "api", "baseURL": "\#(upstream.url("/api").absoluteString)", "accessCode": "${WSDOT_ACCESS_CODE}"}, "http": {"timeout": \#(timeout)}, "ttl": \#(ttl)}"#,
+            routes: #""pass": "wsdot", "moon": "astronomy""#,
+            extra: ", " + cache + extra)
+        return (upstream, dir)
+    }
+
+    static let environment = ["WSDOT_ACCESS_CODE": secret]
+
+    @Test func everyEndpointAnswersAndStatusFollowsTheErrorKind() async throws {
+        let (upstream, dir) = try Self.setUp(timeout: 0.5)
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0", "-v"], in: dir, environment: Self.environment) { server in
+            let pass = try await server.request("/v1/urn/pass:snoqualmie")
+            #expect(pass.status == 200)
+            #expect(pass.object["urn"] as? String == "pass:snoqualmie")
+            #expect(pass.object["source"] as? String == "wsdot")
+            #expect((pass.object["data"] as? [String: Any])?["status"] as? String == "restricted")
+            #expect(pass.header("Content-Type") == "application/json")
+
+            let moon = try await server.request("/v1/urn/moon:now")
+            #expect(moon.status == 200)
+            #expect(moon.header("Cache-Control") == "max-age=0", "a local source has no TTL")
+
+            let missing = try await server.request("/v1/urn/pass:nope")
+            #expect(missing.status == 404)
+            #expect((missing.object["error"] as? [String: Any])?["kind"] as? String == "notFound")
+            #expect(missing.header("Cache-Control") == "no-store")
+
+            let invalid = try await server.request("/v1/urn/pass::x")
+            #expect(invalid.status == 400)
+
+            // The upstream refuses: an HTTP error upstream is a bad gateway.
+            upstream.route("/api/GetMountainPassConditionsAsJson", .text("denied", status: 403))
+            let refused = try await server.request("/v1/urn/pass:white")
+            #expect(refused.status == 502)
+            #expect(!refused.body.contains(Self.secret))
+
+            // The upstream hangs: the source's timeout (0.5 s) answers 504.
+            upstream.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")).with(.hangAfterHeaders))
+            let hung = try await server.request("/v1/urn/pass:stevens")
+            #expect(hung.status == 504)
+
+            let many = try await server.request("/v1/resolve?urn=pass:snoqualmie&urn=moon:now&urn=pass:nope")
+            #expect(many.status == 200)
+            let array = try #require(many.json as? [[String: Any]])
+            #expect(array.map { $0["urn"] as? String } == ["pass:snoqualmie", "moon:now", "pass:nope"])
+            #expect(many.header("Cache-Control") == "no-store", "a failed URN inside makes the whole answer uncacheable")
+
+            let posted = try await server.request("/v1/resolve", method: .POST, headers: [("Accept", "application/x-ndjson")], body: #"["moon:now", "pass:snoqualmie"]"#)
+            #expect(posted.status == 200)
+            #expect(posted.header("Content-Type") == "application/x-ndjson")
+            let lines = posted.body.split(separator: "\n")
+            #expect(lines.count == 2)
+            #expect(lines.first?.contains(#""urn":"moon:now""#) == true)
+
+            let routes = try await server.request("/v1/routes")
+            #expect(routes.status == 200)
+            #expect((routes.json as? [[String: Any]])?.contains { $0["pattern"] as? String == "pass:{name}" } == true)
+
+            let sources = try await server.request("/v1/sources")
+            #expect(sources.status == 200)
+            #expect((sources.object["instances"] as? [[String: Any]])?.map { $0["id"] as? String }.contains("wsdot") == true)
+
+            #expect(try await server.request("/healthz").status == 200)
+            #expect(try await server.request("/readyz").status == 200)
+            let metrics = try await server.request("/metrics")
+            #expect(metrics.status == 200)
+            #expect(metrics.body.contains("conditions_http_requests_total"))
+            #expect(metrics.body.contains(#"conditions_upstream_fetches_total{source="wsdot"}"#))
+
+            let unknown = try await server.request("/nowhere")
+            #expect(unknown.status == 404)
+            #expect(unknown.body.split(separator: "\n").count == 1)
+
+            for reply in [pass, missing, refused, hung, many, posted, routes, sources, metrics] {
+                #expect(!reply.body.contains(Self.secret))
+            }
+        }
+        #expect(ended.status == 0)
+        #expect(ended.stderr.contains("GET /v1/urn/pass:snoqualmie 200"), "one log line per request at -v")
+        #expect(!ended.stderr.contains(Self.secret))
+    }
+
+    @Test func cachingHeadersAndConditionalRequests() async throws {
+        let (upstream, dir) = try Self.setUp()
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment) { server in
+            let first = try await server.request("/v1/urn/pass:snoqualmie")
+            #expect(first.status == 200)
+            let cacheControl = try #require(first.header("Cache-Control"))
+            let maxAge = try #require(Int(cacheControl.replacingOccurrences(of: "max-age=", with: "")))
+            #expect((290...300).contains(maxAge), "the WSDOT TTL is 300 s")
+            let etag = try #require(first.header("ETag"))
+            #expect(first.header("Last-Modified")?.hasSuffix(" GMT") == true)
+
+            let again = try await server.request("/v1/urn/pass:snoqualmie", headers: [("If-None-Match", etag)])
+            #expect(again.status == 304)
+            #expect(again.body.isEmpty)
+            #expect(again.header("ETag") == etag)
+
+            let changed = try await server.request("/v1/urn/pass:snoqualmie", headers: [("If-None-Match", "\"other\"")])
+            #expect(changed.status == 200)
+            #expect(upstream.stats.totalRequests == 1, "within the TTL no request goes upstream")
+        }
+        #expect(ended.status == 0)
+    }
+
+    @Test func concurrentColdClientsCauseOneUpstreamRequest() async throws {
+        let (upstream, dir) = try Self.setUp()
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        // The upstream answers slowly, so every client arrives while the first fetch is in flight.
+        let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
+        upstream.route("/api/GetMountainPassConditionsAsJson", .init(status: 200, headers: ["Content-Type": "application/json"], body: Data(feed.utf8), delay: 0.5))
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment) { server in
+            let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+                for _ in 0..<1000 { group.addTask { try await server.request("/v1/urn/pass:all").status } }
+                return try await group.reduce(into: [Int]()) { $0.append($1) }
+            }
+            #expect(statuses.count == 1000 && statuses.allSatisfy { $0 == 200 })
+            #expect(upstream.stats.totalRequests == 1)
+            let metrics = try await server.request("/metrics")
+            #expect(metrics.body.contains("conditions_coalesced_requests_total") )
+        }
+    }
+
+    @Test func offLoopbackNeedsAToken() async throws {
+        let (upstream, dir) = try Self.setUp()
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        let refused = try await ServeProcess.with(["--listen", "0.0.0.0:0"], in: dir, environment: Self.environment) { _ in
+            Issue.record("started without a token off loopback")
+        }
+        #expect(refused.status == 2)
+        #expect(refused.stderr.split(separator: "\n").count == 1)
+        #expect(refused.stderr.contains("needs a token"))
+
+        let ended = try await ServeProcess.with(["--listen", "0.0.0.0:0"], in: dir,
+                                                environment: Self.environment.merging(["CONDITIONS_SERVE_TOKEN": Self.token]) { $1 }) { server in
+            let anonymous = try await server.request("/v1/urn/moon:now")
+            #expect(anonymous.status == 401)
+            #expect((anonymous.object["error"] as? [String: Any])?["kind"] as? String == "unauthorized")
+            let wrong = try await server.request("/v1/urn/moon:now", headers: [("Authorization", "Bearer nope")])
+            #expect(wrong.status == 401)
+            let right = try await server.request("/v1/urn/moon:now", headers: [("Authorization", "Bearer \(Self.token)")])
+            #expect(right.status == 200)
+            #expect(try await server.request("/healthz").status == 200, "health stays open")
+            let metrics = try await server.request("/metrics", headers: [("Authorization", "Bearer \(Self.token)")])
+            #expect(!metrics.body.contains(Self.token))
+        }
+        #expect(ended.status == 0)
+        #expect(!ended.stderr.contains(Self.token))
+
+        let open = try await ServeProcess.with(["--listen", "0.0.0.0:0", "--no-auth"], in: dir, environment: Self.environment) { server in
+            let status = try await server.request("/v1/urn/moon:now").status
+            #expect(status == 200)
+        }
+        #expect(open.stderr.contains("warning: --no-auth"))
+    }
+
+    @Test func limitsAnswerOneLineErrors() async throws {
+        let (upstream, dir) = try Self.setUp()
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment) { server in
+            let tooMany = try await server.request("/v1/resolve?" + (0...100).map { _ in "urn=moon:now" }.joined(separator: "&"))
+            #expect(tooMany.status == 400)
+            #expect((tooMany.object["error"] as? [String: Any])?["kind"] as? String == "tooManyURNs")
+            let longURL = try await server.request("/v1/urn/moon:" + String(repeating: "x", count: 9000))
+            #expect(longURL.status == 414)
+            let bigBody = try await server.request("/v1/resolve", method: .POST, body: "[" + String(repeating: "\"moon:now\",", count: 7000) + "\"moon:now\"]")
+            #expect(bigBody.status == 413)
+            let notArray = try await server.request("/v1/resolve", method: .POST, body: #"{"urn": "moon:now"}"#)
+            #expect(notArray.status == 400)
+            let none = try await server.request("/v1/resolve")
+            #expect(none.status == 400)
+            for reply in [tooMany, longURL, bigBody, notArray, none] {
+                #expect(reply.body.split(separator: "\n").count == 1)
+                #expect(reply.header("Cache-Control") == "no-store")
+            }
+        }
+    }
+
+    @Test func serveSettingsComeFromTheConfig() async throws {
+        let (upstream, dir) = try Self.setUp(extra: #", "serve": {"listen": "127.0.0.1:0", "token": "${MY_SERVE_TOKEN}", "cors": ["https://dash.example"]}"#)
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        try await ServeProcess.with([], in: dir, environment: Self.environment.merging(["MY_SERVE_TOKEN": Self.token]) { $1 }) { server in
+            #expect(try await server.request("/v1/urn/moon:now").status == 401)
+            let allowed = try await server.request("/v1/urn/moon:now", headers: [("Authorization", "Bearer \(Self.token)"), ("Origin", "https://dash.example")])
+            #expect(allowed.status == 200)
+            #expect(allowed.header("Access-Control-Allow-Origin") == "https://dash.example")
+            let other = try await server.request("/v1/urn/moon:now", headers: [("Authorization", "Bearer \(Self.token)"), ("Origin", "https://evil.example")])
+            #expect(other.header("Access-Control-Allow-Origin") == nil)
+        }
+        // Without CORS configured, no CORS header at all.
+        let (upstream2, plain) = try Self.setUp()
+        defer { upstream2.stop(); try? FileManager.default.removeItem(at: plain) }
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: plain, environment: Self.environment) { server in
+            let reply = try await server.request("/v1/urn/moon:now", headers: [("Origin", "https://dash.example")])
+            #expect(reply.header("Access-Control-Allow-Origin") == nil)
+        }
+        // A malformed "serve" object is a configuration error.
+        let (upstream3, bad) = try Self.setUp(extra: #", "serve": {"listen": "nowhere", "tokn": "x"}"#)
+        defer { upstream3.stop(); try? FileManager.default.removeItem(at: bad) }
+        let check = try await CLI.run(["check"], in: bad)
+        #expect(check.status == 2)
+        #expect(check.stderr.contains("serve.listen"))
+        #expect(check.stderr.contains("serve.tokn"))
+    }
+
+    @Test func eventsStreamInitialThenChange() async throws {
+        // A 1 s TTL and no disk cache: each poll asks the upstream, and a failure is a new state.
+        let (upstream, dir) = try Self.setUp(ttl: 1, cache: #""cache": {"enabled": false}"#)
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment) { server in
+            let request = HTTPClientRequest(url: server.base + "/v1/events?urn=pass:snoqualmie&every=1")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+            #expect(response.status == .ok)
+            #expect(response.headers.first(name: "Content-Type") == "text/event-stream")
+            var text = ""
+            var sawInitial = false
+            var sawChange = false
+            for try await chunk in response.body {
+                text += String(buffer: chunk)
+                if !sawInitial, text.contains("event: initial") {
+                    sawInitial = true
+                    #expect(text.contains(#""after":"restricted""#))
+                    upstream.route("/api/GetMountainPassConditionsAsJson", .text("denied", status: 403))
+                }
+                if text.contains("event: change") {
+                    sawChange = true
+                    #expect(text.contains(#""before":"restricted""#))
+                    #expect(text.contains(#""after":"error: http""#))
+                    break
+                }
+            }
+            #expect(sawInitial && sawChange)
+            #expect(!text.contains(Self.secret))
+        }
+    }
+
+    @Test func sigtermDrainsAndExitsZero() async throws {
+        let (upstream, dir) = try Self.setUp()
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
+        // A slow upstream keeps a request in flight while SIGTERM arrives.
+        upstream.route("/api/GetMountainPassConditionsAsJson", .init(status: 200, headers: ["Content-Type": "application/json"], body: Data(feed.utf8), delay: 1))
+        let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment) { server in
+            async let slow = server.request("/v1/urn/pass:snoqualmie")
+            // Wait until the server has the request (the upstream has seen its fetch), then stop it.
+            let deadline = ContinuousClock.now + .seconds(20)
+            while upstream.stats.totalRequests == 0, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(5)) }
+            try server.execution.send(signal: .terminate)
+            #expect(try await slow.status == 200, "the request in flight finishes")
+        }
+        #expect(ended.status == 0)
+    }
+}
