@@ -157,16 +157,22 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
+        // Runs the built binaries and writes configs for the end-to-end suites (CLI, server).
+        .target(name: "TestHarness", dependencies: [
+            "LoopbackServer",
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ], path: "Tests/Support/TestHarness"),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurlShims"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
-            "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer",
+            "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer", "TestHarness",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
-            "conditions", "ConditionsCore", "LoopbackServer",
+            "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// The inspection subcommands, help, version and usage errors.

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// sources.json errors and lookup, through the built binary: exit code 2 and one line per problem.

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// The Exec module end to end: the shipped Python example through the built binary and the

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// What the binary loads before `main`: libcurl and its TLS chain are opened only by the first

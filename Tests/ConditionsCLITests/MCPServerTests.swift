@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// `conditions mcp` driven over stdio: by the official Python client (`Tests/MCP/client.py`,

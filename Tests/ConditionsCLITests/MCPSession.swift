@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Subprocess
 import Testing
 #if canImport(System)

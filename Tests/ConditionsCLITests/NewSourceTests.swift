@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// `scripts/new-source`: its refusals on a throwaway copy of the two files it edits, and one

@@ -1,4 +1,5 @@
 import Foundation
+import TestHarness
 import Testing
 
 /// End-to-end reports through the built binary against the shipped fixtures.

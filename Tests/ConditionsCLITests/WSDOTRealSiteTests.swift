@@ -1,5 +1,6 @@
 import ConditionsKit
 import Foundation
+import TestHarness
 import LoopbackServer
 import Testing
 @testable import ConditionsCore

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TestHarness
 import NIOCore
 import NIOHTTP1
 import Subprocess

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import TestHarness
 import LoopbackServer
 import NIOCore
 import NIOHTTP1

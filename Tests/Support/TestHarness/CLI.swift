@@ -8,21 +8,28 @@ import SystemPackage
 #endif
 
 /// Runs the built `conditions` binary the way a user or script would, capturing everything.
-struct CLI {
-    struct Output: Sendable {
+package struct CLI {
+    package struct Output: Sendable {
         /// The exit status, or 128 + the signal for a program killed by one (as a shell reports it).
-        let status: Int32
-        let stdout: String
-        let stderr: String
-        var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
-        var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+        package let status: Int32
+        package let stdout: String
+        package let stderr: String
+        package var stdoutLines: [String] { stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+        package var stderrLines: [String] { stderr.split(separator: "\n", omittingEmptySubsequences: true).map(String.init) }
+
+        /// An outcome; the runners make these, and so does the MCP session helper.
+        package init(status: Int32, stdout: String, stderr: String) {
+            self.status = status
+            self.stdout = stdout
+            self.stderr = stderr
+        }
     }
 
     /// The package root, from this file's location.
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    package static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The binary: `$CONDITIONS_BINARY`, else next to the test bundle (same build folder).
-    static let binary: URL = {
+    package static let binary: URL = {
         if let path = ProcessInfo.processInfo.environment["CONDITIONS_BINARY"] { return URL(fileURLWithPath: path) }
         let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var folder = executable.deletingLastPathComponent()
@@ -34,7 +41,7 @@ struct CLI {
     }()
 
     /// Runs `conditions arguments` in `directory` with a clean environment plus `environment`.
-    static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil, timeout: TimeInterval = 60) async throws -> Output {
+    package static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil, timeout: TimeInterval = 60) async throws -> Output {
         var env = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
         env.merge(environment) { $1 }
         return try await runProgram(binary, arguments, in: directory ?? packageRoot, environment: env, stdin: stdin, timeout: timeout)
@@ -48,7 +55,7 @@ struct CLI {
     /// of tests can run programs at once on the cooperative pool. The program leads a process
     /// group of its own, so a timeout also ends whatever it started. Output is read until the
     /// program exits, not until every descendant holding its pipes does.
-    static func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String], stdin: String? = nil, timeout: TimeInterval) async throws -> Output {
+    package static func runProgram(_ executable: URL, _ arguments: [String], in directory: URL, environment: [String: String], stdin: String? = nil, timeout: TimeInterval) async throws -> Output {
         // A regular file, not a pipe: a program that exits without reading its input cannot
         // raise SIGPIPE in the test process, and no write waits on the program.
         let input = try StdinFile(Data((stdin ?? "").utf8))
@@ -112,7 +119,7 @@ struct CLI {
     }
 
     /// A fresh temporary folder, removed by the caller with `defer`.
-    static func temporaryDirectory() throws -> URL {
+    package static func temporaryDirectory() throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("conditions-tests-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
@@ -120,10 +127,10 @@ struct CLI {
 }
 
 /// An unlinked temporary file holding a program's stdin, positioned at its start.
-struct StdinFile: Sendable {
-    let descriptor: FileDescriptor
+package struct StdinFile: Sendable {
+    package let descriptor: FileDescriptor
 
-    init(_ bytes: Data) throws {
+    package init(_ bytes: Data) throws {
         var template = Array((FileManager.default.temporaryDirectory.path + "/conditions-stdin-XXXXXX").utf8CString)
         let raw = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard raw >= 0 else { throw Errno(rawValue: errno) }
@@ -140,5 +147,5 @@ struct StdinFile: Sendable {
         }
     }
 
-    func close() { try? descriptor.close() }
+    package func close() { try? descriptor.close() }
 }
