@@ -23,7 +23,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // Allocation counts for `conditions-bench` (the counter behind ordo-one/package-benchmark's malloc metrics).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
-        // `watch --exec` hooks: spawn with a clean signal state, own process group, async wait.
+        // Child programs (ConditionsProcess; the test harness and bench): clean signal state, own process group, async wait.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
         // FileDescriptor for Subprocess's descriptor I/O (Apple platforms use the SDK's System).
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
@@ -60,6 +60,12 @@ let package = Package(
         .systemLibrary(name: "CCurl"),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "CCurlShims"], exclude: ["README.md"]),
+        // Runs child programs (hooks, Exec programs, the page renderer): own process group, clean
+        // signal state, deadline, output cap, no cooperative-pool thread waiting.
+        .target(name: "ConditionsProcess", dependencies: [
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ], exclude: ["README.md"]),
 
         // MARK: Host
         .target(
@@ -73,11 +79,10 @@ let package = Package(
                 "Astronomy",
                 "Exec",
                 // new-source: modules above this line
+                "ConditionsProcess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
         // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
@@ -140,19 +145,11 @@ let package = Package(
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
         .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
-        // Subprocess: the `render` option runs a headless browser (own process group, output capped).
-        .target(name: "WSDOT", dependencies: [
-            "ConditionsKit", "ConditionsHTML",
-            .product(name: "Subprocess", package: "swift-subprocess"),
-            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
-        ], path: "Plugins/WSDOT/Sources"),
+        // ConditionsProcess: the `render` option runs a headless browser.
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources"),
         .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
-        // Subprocess: each URN runs the configured program (own process group, clean signal state, output capped).
-        .target(name: "Exec", dependencies: [
-            "ConditionsKit",
-            .product(name: "Subprocess", package: "swift-subprocess"),
-            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
-        ], path: "Plugins/Exec/Sources"),
+        // ConditionsProcess: each URN runs the configured program.
+        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
         // new-source: targets above this line
 
         // MARK: Tests
@@ -165,6 +162,7 @@ let package = Package(
         ], path: "Tests/Support/TestHarness"),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurlShims"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
+        .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer", "TestHarness",
@@ -184,7 +182,7 @@ let package = Package(
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests"),
-        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit"], path: "Plugins/Exec/Tests"),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
         // new-source: test targets above this line
     ],
     swiftLanguageModes: [.v6]
