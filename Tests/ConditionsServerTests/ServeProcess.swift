@@ -12,7 +12,7 @@ import System
 import SystemPackage
 #endif
 
-/// A running `conditions serve` started by a test: its announced port, its stderr so far, and
+/// A running `conditions serve` (exec'd into `conditions-serve`) started by a test: its announced port, its stderr so far, and
 /// SIGTERM at the end with the exit status checked by the caller.
 struct ServeProcess: Sendable {
     struct Ended: Sendable {
@@ -25,6 +25,8 @@ struct ServeProcess: Sendable {
     let stderrSoFar: @Sendable () -> String
 
     var base: String { "http://127.0.0.1:\(port)" }
+    /// The server's process id: `conditions serve`'s, which became `conditions-serve` by exec.
+    var pid: pid_t { execution.processIdentifier.value }
 
     /// Starts `conditions serve arguments` in `directory`, waits (at most `startTimeout`) for
     /// "listening on http://…", runs `body`, then sends SIGTERM and waits for the exit.
