@@ -29,7 +29,7 @@ package struct ConditionsServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, logger: logger, metrics: metrics)
+        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics)
         self.coordinator = coordinator
         self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
     }

@@ -14,6 +14,9 @@ package final class ServerMetrics: Sendable {
     let coalesced: Prometheus.Counter
     let inFlight: Prometheus.Gauge
     let sseClients: Prometheus.Gauge
+    let memoryCacheEntries: Prometheus.Gauge
+    let memoryCacheBytes: Prometheus.Gauge
+    let memoryCacheEvictions: Prometheus.Counter
     private let latency: DurationHistogram
 
     /// Fresh metrics in a registry of their own.
@@ -24,6 +27,10 @@ package final class ServerMetrics: Sendable {
         coalesced = registry.makeCounter(name: "conditions_coalesced_requests_total", help: "Requests that joined a resolution already in flight.")
         inFlight = registry.makeGauge(name: "conditions_inflight_resolutions", help: "Resolutions in flight.")
         sseClients = registry.makeGauge(name: "conditions_sse_clients", help: "Connected Server-Sent Events clients.")
+        memoryCacheEntries = registry.makeGauge(name: "conditions_memory_cache_entries", help: "Fresh results held in the server's memory.")
+        memoryCacheBytes = registry.makeGauge(name: "conditions_memory_cache_bytes", help: "Estimated bytes of the results held in memory.")
+        memoryCacheEvictions = registry.makeCounter(name: "conditions_memory_cache_evictions_total",
+                                                    help: "Results dropped from memory: expired, or least recently used beyond the limits.")
         latency = registry.makeDurationHistogram(name: "conditions_http_request_duration_seconds",
                                                  buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
                                                            .milliseconds(500), .seconds(1), .seconds(5), .seconds(30)],
