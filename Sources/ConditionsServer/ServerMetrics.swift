@@ -18,6 +18,14 @@ package final class ServerMetrics: Sendable {
     let memoryCacheBytes: Prometheus.Gauge
     let memoryCacheEvictions: Prometheus.Counter
     private let latency: DurationHistogram
+    /// The request counters already made, by endpoint and status: the registry validates the
+    /// name and labels and searches its families on every `makeCounter`, too much per request.
+    private let requestCounters = Mutex<[RequestKey: Prometheus.Counter]>([:])
+
+    private struct RequestKey: Hashable {
+        let endpoint: String
+        let status: Int
+    }
 
     /// Fresh metrics in a registry of their own.
     package init() {
@@ -39,8 +47,15 @@ package final class ServerMetrics: Sendable {
 
     /// Counts one answered request.
     func request(endpoint: String, status: Int, duration: Duration) {
-        registry.makeCounter(name: "conditions_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
-                             help: "HTTP requests by endpoint and status.").increment()
+        let key = RequestKey(endpoint: endpoint, status: status)
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(name: "conditions_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
+                                               help: "HTTP requests by endpoint and status.")
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
         latency.record(duration)
     }
 
