@@ -114,6 +114,8 @@ let package = Package(
             "ConditionsCore",
             "ConditionsServer",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
         ]),
         .executableTarget(
             name: "conditions",

@@ -2,6 +2,8 @@ import ArgumentParser
 import ConditionsCore
 import ConditionsServer
 import Foundation
+import NIOCore
+import NIOPosix
 
 // `conditions serve` execs this program: Hummingbird and SwiftNIO stay out of `conditions`,
 // whose every command would otherwise start slower and larger (LinkingTests). The options
@@ -38,6 +40,10 @@ do {
     write("conditions: serve: \(TerminalText.sanitized(message, oneLine: true))\n", to: .standardError)
     exit(2)
 }
+// Swift concurrency's jobs run on NIO's event loops instead of a pool of their own: a request's
+// handler no longer hops between the loop that read it and a pool thread and back (scenario 9:
+// docs/performance.md). Called once, from the main thread, before any task is started.
+NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
 exit(await ServerLaunch.run(.init(config: options.config, profile: options.profile, verbosity: options.verbose, listen: options.listen,
                                   noAuth: options.noAuth, offline: options.offline, refresh: options.refresh, noCache: options.noCache,
                                   cacheDirectory: options.cacheDir)))
