@@ -98,7 +98,8 @@ struct API: Sendable {
     /// validators were made once, when the result was resolved.
     func single(_ request: Request) async -> Response {
         let raw = request.uri.path.dropFirst("/v1/urn/".count)
-        let urn = raw.contains("%") ? String(raw).removingPercentEncoding ?? String(raw) : String(raw)
+        // Foundation's `contains` on strings goes through CFString; a byte search does not.
+        let urn = raw.utf8.contains(UInt8(ascii: "%")) ? String(raw).removingPercentEncoding ?? String(raw) : String(raw)
         let answer = await server.coordinator.resolve(urn)
         let status = Self.status(for: answer.record)
         return body(answer.rendered.line, etag: answer.rendered.etag, contentType: "application/json", request: request, status: status,

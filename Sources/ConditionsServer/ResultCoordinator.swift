@@ -7,8 +7,10 @@ import Synchronization
 
 /// The one resolver every client shares: a URN being resolved is resolved once however many
 /// clients ask meanwhile, and a fresh result is answered from memory until its TTL runs out.
-/// Memory holds fresh results only (errors, stale answers and local sources' results are
-/// answered and forgotten), within `MemoryCache.Limits`.
+/// Memory holds fresh results only (errors and stale answers are answered and forgotten),
+/// within `MemoryCache.Limits`. A local source's result (TTL 0) is reused only until the wall
+/// clock's second changes: its `fetchedAt` has one-second resolution, so a result computed
+/// again within the same second would say the same (docs/server.md).
 package final class ResultCoordinator: Sendable {
     /// A record with what HTTP caching needs to know about it.
     package struct Answer: Sendable {
@@ -23,6 +25,16 @@ package final class ResultCoordinator: Sendable {
     private struct State {
         var cache: MemoryCache<RenderedResult>
         var resolving: [String: Task<Answer, Never>] = [:]
+        /// Local results of the current wall-clock second, forgotten when it changes.
+        var local = LocalSecond()
+    }
+
+    /// The results of local sources computed during one whole second of the wall clock.
+    private struct LocalSecond {
+        var second = Int.min
+        var answers: [String: RenderedResult] = [:]
+        /// More distinct local URNs than this within one second are resolved, not kept.
+        static let limit = 1024
     }
 
     private let runtime: Runtime
@@ -60,8 +72,15 @@ package final class ResultCoordinator: Sendable {
     /// One URN: from memory while fresh, joining a resolution in flight, or resolving it.
     package func resolve(_ urn: String) async -> Answer {
         let now = ContinuousClock.now
+        let second = Self.wholeSecond(Date())
         enum Step: Sendable { case answer(Answer), join(Task<Answer, Never>) }
         let step: Step = state.withLock { state in
+            if state.local.second != second {
+                if !state.local.answers.isEmpty { state.local = LocalSecond() }
+            } else if let rendered = state.local.answers[urn] {
+                metrics.cacheHits.increment()
+                return .answer(Answer(rendered: rendered, maxAge: 0))
+            }
             let evictions = state.cache.evictions
             let hit = state.cache.value(for: urn, now: now)
             if state.cache.evictions != evictions { report(state.cache, evictedSince: evictions) }
@@ -106,8 +125,15 @@ package final class ResultCoordinator: Sendable {
         }
         let answer = Answer(rendered: RenderedResult(record), maxAge: maxAge)
         let instant = ContinuousClock.now
+        var local = false
+        if ttl == 0, case .success(_, _, _, _, nil) = record.outcome { local = true }
+        let second = Self.wholeSecond(now)
         state.withLock { state in
             state.resolving[urn] = nil
+            if local, second >= state.local.second {
+                if second > state.local.second { state.local = LocalSecond(second: second) }
+                if state.local.answers.count < LocalSecond.limit { state.local.answers[urn] = answer.rendered }
+            }
             let evictions = state.cache.evictions
             if maxAge > 0 {
                 state.cache.insert(answer.rendered, for: urn, bytes: answer.rendered.memoryCost, expires: instant + .seconds(maxAge), now: instant)
@@ -123,6 +149,10 @@ package final class ResultCoordinator: Sendable {
         metrics.memoryCacheEntries.set(to: Double(cache.count))
         metrics.memoryCacheBytes.set(to: Double(cache.bytes))
         if cache.evictions > before { metrics.memoryCacheEvictions.increment(by: Int64(cache.evictions - before)) }
+    }
+
+    private static func wholeSecond(_ date: Date) -> Int {
+        Int(date.timeIntervalSince1970.rounded(.down))
     }
 
     /// The TTL of the instance answering `urn`; 0 when none does (the record says why).

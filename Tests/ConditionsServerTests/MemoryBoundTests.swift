@@ -77,4 +77,33 @@ import Testing
         #expect(check.status == 2)
         #expect(check.stderr.contains("serve.cacheEntries"))
     }
+
+    /// A local source's result is reused until the wall clock's second changes, and never after.
+    @Test func localResultsAreReusedOnlyWithinTheirSecond() async throws {
+        let dir = try Self.setUp(count: 0, limits: "")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+            // Two answers within one second: the second is the first, from memory. (A pair can
+            // straddle a second on a loaded machine; then try again.)
+            var pair: (Reply, Reply)?
+            for _ in 0..<10 where pair == nil {
+                let first = try await server.request("/v1/urn/moon:now")
+                let hits = try await Self.metric("conditions_cache_hits_total", in: server)
+                let second = try await server.request("/v1/urn/moon:now")
+                guard first.object["fetchedAt"] as? String == second.object["fetchedAt"] as? String else { continue }
+                #expect(try await Self.metric("conditions_cache_hits_total", in: server) == hits + 1)
+                #expect(second.header("ETag") == first.header("ETag"))
+                #expect(second.header("Cache-Control") == "max-age=0", "downstream caches are still told not to keep it")
+                pair = (first, second)
+            }
+            let (_, last) = try #require(pair)
+            // Once the clock has moved to the next second, the result is computed again.
+            let now = Date().timeIntervalSince1970
+            try await Task.sleep(for: .milliseconds(Int((now.rounded(.down) + 1 - now) * 1000) + 20))
+            let hits = try await Self.metric("conditions_cache_hits_total", in: server)
+            let later = try await server.request("/v1/urn/moon:now")
+            #expect(try await Self.metric("conditions_cache_hits_total", in: server) == hits)
+            #expect(later.object["fetchedAt"] as? String != last.object["fetchedAt"] as? String)
+        }
+    }
 }
