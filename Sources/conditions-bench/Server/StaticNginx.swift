@@ -12,8 +12,8 @@ enum StaticNginx {
     static let program = "/usr/sbin/nginx"
 
     /// Serves `files` (name → bytes) at `/name` with `Content-Type: application/json` while
-    /// `body` runs with the port.
-    static func with<T: Sendable>(files: [String: Data], workspace: Workspace, _ body: (Int) async throws -> T) async throws -> T {
+    /// `body` runs with the port and nginx's process group (master and workers).
+    static func with<T: Sendable>(files: [String: Data], workspace: Workspace, _ body: (Int, pid_t) async throws -> T) async throws -> T {
         guard FileManager.default.isExecutableFile(atPath: program) else {
             throw Bench.Failed(description: "no \(program): apt-get install nginx-light (scripts/dev installs it)")
         }
@@ -58,7 +58,7 @@ enum StaticNginx {
                 throw Bench.Failed(description: "nginx did not answer on port \(port)",
                                    detail: (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")
             }
-            return try await body(port)
+            return try await body(port, execution.processIdentifier.value)
         }
         return result.closureResult
     }

@@ -16,6 +16,8 @@ struct WrkRun {
     let requests: Int
     /// Socket errors and answers that were not 2xx or 3xx.
     let errors: Int
+    /// CPU seconds the server under test spent per request, when measured.
+    var cpuPerRequest: Double = .nan
 
     static let program = "/usr/bin/wrk"
 
@@ -38,10 +40,10 @@ struct WrkRun {
             environment: .custom([.init(rawValue: "PATH")!: "/usr/bin:/bin"]),
             output: .string(limit: 1 << 20),
             error: .string(limit: 1 << 20))
-        let output = result.standardOutput ?? ""
+        let output = result.standardOutput
         guard result.terminationStatus == .exited(0),
               let line = output.split(separator: "\n").last(where: { $0.hasPrefix("WRK ") }) else {
-            throw Bench.Failed(description: "wrk \(url) failed (\(result.terminationStatus))", detail: output + (result.standardError ?? ""))
+            throw Bench.Failed(description: "wrk \(url) failed (\(result.terminationStatus))", detail: output + result.standardError)
         }
         let numbers = line.split(separator: " ").dropFirst().compactMap { Double($0) }
         guard numbers.count == 5, numbers[1] > 0 else { throw Bench.Failed(description: "wrk: unreadable report \(line)") }
@@ -60,5 +62,26 @@ struct WrkRun {
         formatter.numberStyle = .decimal
         formatter.maximumFractionDigits = 0
         return formatter.string(from: NSNumber(value: value.rounded())) ?? String(Int(value))
+    }
+}
+
+/// Several runs of one target: medians, with the spread of requests/s.
+struct WrkSummary {
+    let runs: [WrkRun]
+
+    init(_ runs: [WrkRun]) { self.runs = runs }
+
+    var requestsPerSecond: Double { Samples(runs.map(\.requestsPerSecond)).median }
+    var p50: Double { Samples(runs.map(\.p50)).median }
+    var p99: Double { Samples(runs.map(\.p99)).median }
+    var cpuPerRequest: Double { Samples(runs.map(\.cpuPerRequest)).median }
+    var errors: Int { runs.reduce(0) { $0 + $1.errors } }
+
+    /// `12,345 req/s (11,000–13,000), p50 1.20 ms, p99 4.50 ms, n=3`.
+    var text: String {
+        let rates = Samples(runs.map(\.requestsPerSecond))
+        return String(format: "%@ req/s (%@–%@), p50 %.2f ms, p99 %.2f ms, %.0f µs CPU/req, n=%d%@", WrkRun.grouped(rates.median),
+                      WrkRun.grouped(rates.min), WrkRun.grouped(rates.max), p50 * 1000, p99 * 1000, cpuPerRequest * 1e6, runs.count,
+                      errors == 0 ? "" : ", \(errors) errors")
     }
 }
