@@ -36,7 +36,8 @@ do {
         write(ServeOptions.fullMessage(for: error) + "\n", to: .standardOutput)
         exit(0)
     }
-    let message = ServeOptions.fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+    var message = ServeOptions.fullMessage(for: error).split(separator: "\n").first.map(String.init) ?? "invalid arguments"
+    if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
     write("conditions: serve: \(TerminalText.sanitized(message, oneLine: true))\n", to: .standardError)
     exit(2)
 }

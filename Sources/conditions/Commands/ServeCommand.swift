@@ -17,12 +17,13 @@ struct ServeCommand: ParsableCommand {
         CONDITIONS_SERVE_TOKEN or "serve": {"token": "${…}"}) or --no-auth.
 
         Examples:
-          conditions serve                                   # 127.0.0.1:8080
-          conditions serve --listen 127.0.0.1:0 -v           # a free port, one log line per request
-          CONDITIONS_SERVE_TOKEN=$(openssl rand -hex 32) conditions serve --listen 0.0.0.0:8080
-          conditions serve --profile offline --no-cache      # fixtures only, no disk cache
+          conditions serve                              # 127.0.0.1:8080
+          conditions serve --listen 127.0.0.1:0 -v      # any free port, log requests
+          CONDITIONS_SERVE_TOKEN=$(openssl rand -hex 32) \\
+            conditions serve --listen 0.0.0.0:8080
+          conditions serve --profile offline --no-cache # fixtures, no disk cache
           curl -s localhost:8080/v1/urn/pass:snoqualmie | jq -r .data.status
-          curl -s localhost:8080/v1/openapi.json             # every endpoint, OpenAPI 3.1
+          curl -s localhost:8080/v1/openapi.json        # OpenAPI 3.1
 
         SIGTERM or Ctrl-C stops accepting, lets requests in flight finish (at most 10 s), ends \
         event streams and exits 0. Runs conditions-serve, installed next to conditions; the \
