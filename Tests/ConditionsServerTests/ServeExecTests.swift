@@ -99,4 +99,19 @@ import Testing
         #expect(cliOptions.contains("--listen") && cliOptions.contains("--cache-dir"))
         #expect(cliOptions.subtracting(["--token"]) == serverOptions)
     }
+
+    /// Every client is a descriptor: the server raises its soft limit to the hard one, so a
+    /// soft limit of 256 does not cap it at ~250 connections.
+    @Test func theOpenFilesLimitIsRaisedToTheHardLimit() async throws {
+        let (upstream, dir) = try ServeTests.setUp()
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: ServeTests.environment,
+                                    launcher: ["/usr/bin/prlimit", "--nofile=256:4096"]) { server in
+            let limits = try String(contentsOfFile: "/proc/\(server.pid)/limits", encoding: .utf8)
+            let line = try #require(limits.split(separator: "\n").first { $0.hasPrefix("Max open files") })
+            let numbers = line.split(separator: " ").compactMap { Int($0) }
+            #expect(numbers == [4096, 4096], "\(line)")
+            #expect(try await server.request("/healthz").status == 200)
+        }
+    }
 }
