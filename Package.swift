@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
         .executable(name: "conditions-mcp", targets: ["conditions-mcp"]),
+        .executable(name: "conditions-serve", targets: ["conditions-serve"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),
     ],
     dependencies: [
@@ -112,11 +113,19 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
             ]
         ),
+        // `conditions serve` execs this: Hummingbird and SwiftNIO linked into `conditions` slowed
+        // every command's start (LinkingTests, docs/performance.md).
+        .executableTarget(name: "conditions-serve", dependencies: [
+            "ConditionsCore",
+            "ConditionsServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .executableTarget(
             name: "conditions",
             dependencies: [
                 "ConditionsCore",
-                "ConditionsServer",
                 "ConditionsKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -165,12 +174,12 @@ let package = Package(
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
-            "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer", "TestHarness",
+            "conditions", "conditions-mcp", "conditions-serve", "ConditionsCore", "LoopbackServer", "TestHarness",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
-            "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
+            "conditions", "conditions-serve", "ConditionsServer", "ConditionsCore", "ConditionsKit", "LoopbackServer", "TestHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
