@@ -14,13 +14,29 @@ package final class MCPHandlers: Sendable {
     package static let maximumURNBytes = 4096
 
     let runtime: Runtime
-    let http: @Sendable (HTTPLimits) -> any HTTPClient
+    /// The result cache as the CLI uses it: an assistant asking again within a source's TTL
+    /// gets the stored answer, and the cache is shared with `conditions` reports.
+    let cache: Resolver.CachePolicy
+    /// Makes the HTTP client factory of one call (`HTTPClients.make`): identical requests
+    /// share one fetch within a call, as within one report, and never across calls, since
+    /// the factory keeps every response it coalesced for as long as it lives.
+    let httpClients: @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient
     private let initialized = Mutex(false)
 
-    /// Handlers answering from `runtime`, with `http` making each source's client.
-    package init(runtime: Runtime, http: @escaping @Sendable (HTTPLimits) -> any HTTPClient) {
+    /// Handlers answering from `runtime` through `cache`, with `httpClients` making each
+    /// call's HTTP client factory.
+    package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
+                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient) {
         self.runtime = runtime
-        self.http = http
+        self.cache = cache
+        self.httpClients = httpClients
+    }
+
+    /// A resolver for one call, at the current instant.
+    func resolver() -> Resolver {
+        var resolver = Resolver(runtime: runtime, now: Date(), pinned: false, http: httpClients())
+        resolver.cache = cache
+        return resolver
     }
 
     /// Records that the client has sent `initialize`.
@@ -186,7 +202,7 @@ package final class MCPHandlers: Sendable {
     }
 
     func resolve(_ urns: [String]) async -> CallTool.Result {
-        let records = await Resolver(runtime: runtime, now: Date(), pinned: false, http: http).resolve(urns)
+        let records = await resolver().resolve(urns)
         var content: [Tool.Content] = records.map { .text(text: text(for: $0), annotations: nil, _meta: nil) }
         let results = records.map(\.json)
         content.append(.text(text: JSONValue.array(results).serialized(pretty: true), annotations: nil, _meta: nil))
@@ -291,7 +307,7 @@ package final class MCPHandlers: Sendable {
             let shown = uri.utf8.count > 200 ? String(uri.prefix(200)) + "…" : uri
             throw MCPError.invalidParams("Unknown resource \"\(shown)\"; resources/list names them (\(Self.reportURI), \(Self.urnPrefix)<urn>)")
         }
-        let records = await Resolver(runtime: runtime, now: Date(), pinned: false, http: http).resolve(urns)
+        let records = await resolver().resolve(urns)
         let text = records.isEmpty ? "The configuration has no report list." : records.map(text(for:)).joined(separator: "\n")
         return ReadResource.Result(contents: [
             .text(text, uri: uri, mimeType: "text/plain"),
