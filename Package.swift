@@ -88,6 +88,7 @@ let package = Package(
                 "ConditionsKit",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),

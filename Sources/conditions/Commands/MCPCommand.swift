@@ -15,8 +15,9 @@ struct MCPCommand: ParsableCommand {
         servers. Tools: resolve, routes, sources; resources: conditions://report and one per \
         route example. Results come from the cache as for reports (--no-cache, --cache-dir, \
         --offline, --refresh), so repeated calls within a source's TTL cost no upstream request. \
-        Logs go to stderr (-v for more); stdout carries only the protocol. Runs conditions-mcp, \
-        installed next to conditions.
+        At most 8 calls resolve at once and 64 wait; more are refused with a "server busy" \
+        tool error. Logs go to stderr (-v for more); stdout carries only the protocol. Runs \
+        conditions-mcp, installed next to conditions.
 
         Examples:
           conditions mcp
