@@ -139,7 +139,7 @@ enum MCPServer {
         var measurements = Measurements()
         func call(_ line: String) throws(Failed) -> [String: Any] {
             try send(line, to: input)
-            guard let answer = reader.line() else { throw Failed(description: "conditions-mcp closed its output") }
+            guard let answer = try reader.line() else { throw Failed(description: "conditions-mcp closed its output") }
             guard let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
                 throw Failed(description: "not a JSON-RPC reply: \(String(decoding: answer.prefix(200), as: UTF8.self))")
             }
@@ -220,13 +220,15 @@ enum MCPServer {
 /// Whole lines from a descriptor, with blocking reads.
 final class LineReader {
     let descriptor: Int32
+    /// A server silent this long is stuck: the scenario fails instead of hanging.
+    let timeoutMilliseconds: Int32 = 30_000
     private var buffer: [UInt8] = []
     private var start = 0
 
     init(descriptor: Int32) { self.descriptor = descriptor }
 
     /// The next line without its newline; nil at end of input.
-    func line() -> Data? {
+    func line() throws(MCPServer.Failed) -> Data? {
         var chunk = [UInt8](repeating: 0, count: 64 << 10)
         while true {
             if let newline = buffer[start...].firstIndex(of: UInt8(ascii: "\n")) {
@@ -238,6 +240,10 @@ final class LineReader {
                 }
                 return line
             }
+            var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let polled = poll(&ready, 1, timeoutMilliseconds)
+            if polled < 0, errno == EINTR { continue }
+            guard polled != 0 else { throw MCPServer.Failed(description: "conditions-mcp sent no reply within \(timeoutMilliseconds / 1000) s") }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }
