@@ -94,11 +94,16 @@ let package = Package(
                 "ConditionsKit",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),
         // which `conditions` itself must not (LinkingTests).
-        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP"]),
+        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP", "LazyLibcurl"]),
+        // libcurl's functions for conditions-mcp's FoundationNetworking, opened on first use:
+        // with release builds' `-disable-autolink-library curl` (scripts/dev) libcurl and its
+        // TLS chain are not loaded at start (~5.5 MiB of resident set; docs/performance.md).
+        .target(name: "LazyLibcurl", dependencies: ["CCurl"]),
         // `conditions serve` as a library: the executable only parses options and wires it.
         .target(
             name: "ConditionsServer",
@@ -178,6 +183,9 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
+        // Calls LazyLibcurl's variadic functions from C, as FoundationNetworking does.
+        .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
+        .testTarget(name: "ConditionsMCPTests", dependencies: ["ConditionsMCP", "LazyLibcurlProbe"]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
             "conditions", "conditions-serve", "ConditionsServer", "ConditionsCore", "ConditionsKit", "LoopbackServer", "TestHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),

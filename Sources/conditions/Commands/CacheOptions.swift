@@ -3,7 +3,7 @@ import ConditionsCore
 import ConditionsKit
 import Foundation
 
-/// The cache flags shared by `report`, `watch` and `serve`.
+/// The cache flags shared by `report`, `watch`, `serve` and `mcp`.
 struct CacheOptions: ParsableArguments {
     @Flag(name: .long, help: "Answer from the cache only; never contact an upstream.")
     var offline = false
@@ -18,7 +18,18 @@ struct CacheOptions: ParsableArguments {
     var cacheDir: String?
 
     func policy(runtime: Runtime, environment: [String: String]) throws(Failure) -> Resolver.CachePolicy {
-        try Resolver.CachePolicy(settings: runtime.configuration.cache, offline: offline, refresh: refresh, noCache: noCache,
+        try policy(settings: runtime.configuration.cache, environment: environment)
+    }
+
+    func policy(settings: Configuration.CacheSettings, environment: [String: String]) throws(Failure) -> Resolver.CachePolicy {
+        try Resolver.CachePolicy(settings: settings, offline: offline, refresh: refresh, noCache: noCache,
                                  directory: cacheDir, environment: environment)
+    }
+
+    /// The flags as given, for a program that takes them in the same spelling (`conditions-serve`,
+    /// `conditions-mcp`); `--cache-dir=…` in one argument, so a folder named `-x` stays a value.
+    var arguments: [String] {
+        (offline ? ["--offline"] : []) + (refresh ? ["--refresh"] : []) + (noCache ? ["--no-cache"] : [])
+            + (cacheDir.map { ["--cache-dir=" + $0] } ?? [])
     }
 }

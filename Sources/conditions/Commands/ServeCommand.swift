@@ -71,10 +71,7 @@ struct ServeCommand: ParsableCommand {
         if global.verbose > 0 { arguments.append("-" + String(repeating: "v", count: global.verbose)) }
         if let listen { arguments.append("--listen=" + listen) }
         if noAuth { arguments.append("--no-auth") }
-        if cache.offline { arguments.append("--offline") }
-        if cache.refresh { arguments.append("--refresh") }
-        if cache.noCache { arguments.append("--no-cache") }
-        if let directory = cache.cacheDir { arguments.append("--cache-dir=" + directory) }
+        arguments += cache.arguments
         return arguments
     }
 }
