@@ -105,7 +105,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+                // The dashboard at `/`: server-rendered from templates.
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The dashboard's templates, stylesheet and script.
+            resources: [.copy("Dashboard/Resources")]
         ),
         .executableTarget(
             name: "conditions",

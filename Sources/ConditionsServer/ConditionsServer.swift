@@ -82,6 +82,7 @@ package struct ConditionsServer: Sendable {
             return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
         }
         router.get("/v1/events") { request, _ in try api.stream(request) }
+        Dashboard.addRoutes(to: router, server: self)
         return router
     }
 }
