@@ -7,6 +7,8 @@ Usage: scripts/browser.py URL [options]   (prints one JSON object on stdout)
   --dark             prefers-color-scheme: dark (default light)
   --no-script        JavaScript off (what a browser without it sees)
   --before JS        evaluated once the page has loaded (mark nodes, say)
+  --then-get URL     then fetched by this script (not the page): a test's signal to its
+                     upstream that the page is up, so the upstream changes only after it
   --wait JS          then wait until this expression is true, watching the DOM (no polling),
                      at most --timeout seconds; "waited" says whether it came true
   --eval JS          then evaluated; its JSON value is "value"
@@ -165,6 +167,7 @@ def main():
     parser.add_argument("--dark", action="store_true")
     parser.add_argument("--no-script", action="store_true")
     parser.add_argument("--before")
+    parser.add_argument("--then-get", dest="then_get")
     parser.add_argument("--wait")
     parser.add_argument("--eval", dest="expression")
     parser.add_argument("--dom", action="store_true")
@@ -199,6 +202,10 @@ def main():
         report["loaded"] = True
         if options.before:
             report["before"] = browser.evaluate(options.before)
+        if options.then_get:
+            import urllib.request
+            with urllib.request.urlopen(options.then_get, timeout=max(1, deadline - time.monotonic())) as reply:
+                report["thenGet"] = reply.status
         if options.wait:
             left_ms = max(0, int((deadline - time.monotonic()) * 1000) - 2000)
             report["waited"] = browser.evaluate(WAIT % (options.wait, left_ms), await_promise=True)
@@ -218,6 +225,9 @@ def main():
                                     and m["params"]["frame"].get("id") == frame and not m["params"]["frame"].get("parentId")) - 1
     except Failure as failure:
         report["error"] = str(failure)
+        status = 3
+    except (OSError, ValueError) as error:
+        report["error"] = f"{type(error).__name__}: {error}"
         status = 3
     finally:
         if browser is not None:
