@@ -12,7 +12,10 @@ Usage: scripts/browser.py URL [options]   (prints one JSON object on stdout)
   --wait JS          then wait until this expression is true, watching the DOM (no polling),
                      at most --timeout seconds; "waited" says whether it came true
   --eval JS          then evaluated; its JSON value is "value"
-  --dom              include the DOM as serialized then ("dom")
+  --dom              include the DOM as serialized then ("dom"; DevTools' DOM domain, so it
+                     works with JavaScript off too)
+  --count SELECTOR   how many elements match SELECTOR ("counts"; repeatable; works without
+                     JavaScript, and sees <noscript> content as elements only when it is)
   --screenshot FILE  then write a PNG of the viewport to FILE
   --timing           include the page's Navigation and Paint Timing ("timing", in ms)
   --timeout S        overall bound in seconds (default 60)
@@ -171,6 +174,7 @@ def main():
     parser.add_argument("--wait")
     parser.add_argument("--eval", dest="expression")
     parser.add_argument("--dom", action="store_true")
+    parser.add_argument("--count", action="append", default=[])
     parser.add_argument("--screenshot")
     parser.add_argument("--timing", action="store_true")
     parser.add_argument("--timeout", type=float, default=60)
@@ -213,8 +217,12 @@ def main():
             report["value"] = browser.evaluate(options.expression)
         if options.timing:
             report["timing"] = browser.evaluate(TIMING)
-        if options.dom:
-            report["dom"] = browser.evaluate("document.documentElement.outerHTML")
+        if options.dom or options.count:
+            root = browser.call("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
+            if options.dom:
+                report["dom"] = browser.call("DOM.getOuterHTML", {"nodeId": root})["outerHTML"]
+            report["counts"] = {selector: len(browser.call("DOM.querySelectorAll", {"nodeId": root, "selector": selector})["nodeIds"])
+                                for selector in options.count}
         if options.screenshot:
             import base64
             shot = browser.call("Page.captureScreenshot", {"format": "png"})

@@ -2,9 +2,10 @@ import Foundation
 import TestHarness
 import Testing
 
-/// The headless browser (Debian's chromium-headless-shell) as the dashboard tests use it:
-/// `scripts/browser.py` over the DevTools pipe for pages that stay live, and plain
-/// `--dump-dom` for what a browser without JavaScript gets.
+/// The headless browser (Debian's chromium-headless-shell) as the dashboard tests use it,
+/// through `scripts/browser.py` over the DevTools pipe. Chromium's `--dump-dom` does not fit:
+/// it reads the DOM with JavaScript (so prints nothing with scripts off), and with
+/// `--virtual-time-budget` it never ends for a page holding an EventSource open.
 enum Browser {
     /// What `scripts/browser.py` reported.
     struct Report {
@@ -36,17 +37,4 @@ enum Browser {
     }
 
     struct BrowserFailed: Error {}
-
-    /// Chromium's own `--dump-dom` of `url` with JavaScript off: the DOM after the load event.
-    static func dumpDOMWithoutScript(_ url: String) async throws -> String {
-        let binary = try #require(["/usr/bin/chromium-headless-shell", "/usr/lib/chromium/chromium-headless-shell", "/usr/bin/chromium"]
-            .first { FileManager.default.isExecutableFile(atPath: $0) }, "chromium-headless-shell is not installed (scripts/dev installs it)")
-        var arguments = ["--headless", "--dump-dom", "--disable-gpu", "--no-first-run", "--disable-extensions", "--disable-dev-shm-usage",
-                         "--blink-settings=scriptEnabled=false"]
-        if geteuid() == 0 { arguments.append("--no-sandbox") }
-        let output = try await CLI.runProgram(URL(fileURLWithPath: binary), arguments + [url], in: CLI.packageRoot,
-                                              environment: ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path], timeout: 60)
-        #expect(output.status == 0, "chromium exited with \(output.status): \(output.stderr.suffix(1000))")
-        return output.stdout
-    }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 import TestHarness
+import Testing
 
 /// Configs and upstreams for the dashboard's end-to-end tests.
 enum DashboardSetup {
@@ -34,13 +35,15 @@ enum DashboardSetup {
         return dir
     }
 
-    /// WSDOT's API feed (the winter capture) with `change` applied to the entry of pass `id`.
-    static func feed(changing id: Int? = nil, _ change: (inout [String: Any]) -> Void = { _ in }) throws -> String {
+    /// WSDOT's API feed (the winter capture) with `change` applied to the entry of pass `id`,
+    /// and `adding` appended as one more entry.
+    static func feed(changing id: Int? = nil, adding extra: [String: Any]? = nil, _ change: (inout [String: Any]) -> Void = { _ in }) throws -> String {
         let text = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
         var entries = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]])
         if let id, let index = entries.firstIndex(where: { $0["MountainPassId"] as? Int == id }) {
             change(&entries[index])
         }
+        if let extra { entries.append(extra) }
         return String(decoding: try JSONSerialization.data(withJSONObject: entries), as: UTF8.self)
     }
 

@@ -1,6 +1,7 @@
 import ConditionsCore
 import ConditionsKit
 import Foundation
+import HTTPTypes
 import Hummingbird
 import Logging
 import Mustache
@@ -100,7 +101,7 @@ final class Dashboard: Sendable {
         guard case .success(let resources) = resources else { return unavailable() }
         let query = request.uri.queryParameters
         let urns = query.getAll("urn")
-        guard urns.count == 1, let urn = urns.first.map(String.init), !urn.isEmpty else {
+        guard urns.count == 1, let urn = urns.first.map({ String($0) }), !urn.isEmpty else {
             return API.errorResponse(status: .badRequest, kind: "invalidRequest", message: "name exactly one URN: /card?urn=pass:stevens")
         }
         var id: String
@@ -153,12 +154,14 @@ final class Dashboard: Sendable {
         return response
     }
 
+    static let referrerPolicy = HTTPField.Name("Referrer-Policy")!
+
     /// Defence in depth behind the templates' escaping: no script but our own file, no inline
     /// handlers, no plug-ins, no framing, nothing fetched from elsewhere.
     static func secure(_ headers: inout HTTPFields) {
         headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         headers[.xContentTypeOptions] = "nosniff"
-        headers[.referrerPolicy] = "no-referrer"
+        headers[Self.referrerPolicy] = "no-referrer"
     }
 
     private func errorPage(_ resources: DashboardResources, status: HTTPResponse.Status, kind: String, message: String) -> Response {

@@ -115,7 +115,7 @@ enum DashboardPage {
 
     /// Starts `conditions serve` on a free loopback port, runs `body` with its base URL, then
     /// stops it with SIGTERM.
-    static func withServer<T>(_ bench: Bench, config: String, _ body: (String) async throws -> T) async throws -> T {
+    static func withServer<T: Sendable>(_ bench: Bench, config: String, _ body: (String) async throws -> T) async throws -> T {
         let variables = Dictionary(uniqueKeysWithValues: bench.workspace.environment.compactMap { name, value in
             Environment.Key(rawValue: name).map { ($0, value) }
         })
