@@ -228,7 +228,8 @@ struct DashboardBrowserTests {
                       scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};
             })()
             """#
-            for width in ["390x844", "1280x900"] {
+            // The narrowest phone and a wide desktop screen.
+            for width in ["360x740", "1920x1080"] {
                 let report = try await Browser.load(DashboardSetup.page(server, ["pass:snoqualmie", "pass:stevens", "pass:all", hostileURN]),
                                                     ["--window", width, "--wait", "document.documentElement.dataset.live === 'open'", "--eval", probe])
                 #expect(report.waited == true, "the page's own script ran and opened the event stream")

@@ -5,7 +5,10 @@ import Foundation
 /// position (a link to the card, shaped and coloured by status), short labels placed so they
 /// do not overlap, and the config's location for orientation.
 enum MapView {
-    static func context(markers: [CardView.Marker], place: Place) -> [String: Any] {
+    static func context(markers all: [CardView.Marker], place: Place) -> [String: Any] {
+        // A pass shown twice (`pass:stevens` and `pass:all`) gets one marker, linked to its first card.
+        var seen: Set<String> = []
+        let markers = all.filter { seen.insert("\($0.title)@\($0.coordinate.latitude),\($0.coordinate.longitude)").inserted }
         var context: [String: Any] = [
             "viewBox": WashingtonMap.viewBox,
             "outline": WashingtonMap.outlinePath,
