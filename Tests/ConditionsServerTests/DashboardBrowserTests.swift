@@ -132,6 +132,61 @@ struct DashboardBrowserTests {
         #expect(ended.status == 0, "\(ended.stderr)")
     }
 
+    /// Every text on the page against its background, and the map's markers against the
+    /// state's fill, in both colour schemes; and the focus indicator of links and markers.
+    @Test func contrastAndFocusMeetWCAGAAInBothSchemes() async throws {
+        let dir = try DashboardSetup.fixtures()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let probe = #"""
+        (() => {
+          const parse = (colour) => (colour.match(/[\d.]+/g) || []).map(Number);
+          const luminance = ([r, g, b]) => {
+            const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+            return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+          };
+          const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+          const background = (element) => {
+            for (let e = element; e; e = e.parentElement) {
+              const colour = parse(getComputedStyle(e).backgroundColor);
+              if (colour.length === 3 || colour[3] > 0) return colour;
+            }
+            return [255, 255, 255];
+          };
+          const texts = [];
+          for (const element of document.body.querySelectorAll("*")) {
+            if (!Array.from(element.childNodes).some((node) => node.nodeType === 3 && node.data.trim())) continue;
+            if (element.closest("svg, .visually-hidden, .skip, noscript")) continue;
+            texts.push([ratio(parse(getComputedStyle(element).color), background(element)), element.tagName + " " + element.textContent.trim().slice(0, 30)]);
+          }
+          texts.sort((a, b) => a[0] - b[0]);
+          const state = parse(getComputedStyle(document.querySelector(".map__state")).fill);
+          const markers = Array.from(document.querySelectorAll(".marker__shape")).map((shape) => ratio(parse(getComputedStyle(shape).fill), state));
+          const link = document.querySelector("a.card__link");
+          link.focus();
+          const linkFocus = getComputedStyle(link).outlineStyle + " " + getComputedStyle(link).outlineWidth;
+          const marker = document.querySelector("a.marker");
+          marker.focus();
+          const markerFocus = getComputedStyle(marker.querySelector(".marker__shape")).strokeWidth;
+          return {count: texts.length, worst: texts.slice(0, 3), markers: Math.min(...markers), linkFocus, markerFocus,
+                  focused: document.activeElement === marker};
+        })()
+        """#
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+            let page = DashboardSetup.page(server, ["pass:white", "pass:chinook", "pass:snoqualmie", "pass:snoqulmie", Self.waxingDate, "phases:4"])
+            for scheme in [[], ["--dark"]] {
+                let report = try await Browser.load(page, scheme + ["--eval", probe])
+                let result = report.object
+                #expect((result["count"] as? Int ?? 0) > 50, "every text element was measured")
+                let worst = try #require((result["worst"] as? [[Any]])?.first)
+                #expect((worst[0] as? Double ?? 0) >= 4.5, "\(scheme): text contrast at least 4.5:1; lowest: \(worst)")
+                #expect((result["markers"] as? Double ?? 0) >= 3, "\(scheme): markers at least 3:1 against the state")
+                #expect(result["linkFocus"] as? String == "solid 3px", "\(scheme): a visible focus outline")
+                #expect(result["markerFocus"] as? String == "2.5px", "\(scheme): a focused marker is outlined")
+                #expect(result["focused"] as? Bool == true, "markers take keyboard focus")
+            }
+        }
+    }
+
     @Test func southOfTheEquatorTheMoonIsMirrored() async throws {
         let dir = try DashboardSetup.fixtures(location: DashboardSetup.sydney)
         defer { try? FileManager.default.removeItem(at: dir) }

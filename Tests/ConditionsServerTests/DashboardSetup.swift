@@ -98,7 +98,7 @@ enum DashboardSetup {
       const state = document.querySelector(".map__state");
       const markers = Array.from(document.querySelectorAll(".map a.marker")).map((marker) => {
         const use = marker.querySelector("use");
-        const [x, y] = (use.getAttribute("transform").match(/translate\(([-\d.]+) ([-\d.]+)\)/) || []).slice(1).map(Number);
+        const [x, y] = (marker.querySelector("g").getAttribute("transform").match(/translate\(([-\d.]+) ([-\d.]+)\)/) || []).slice(1).map(Number);
         return {card: marker.dataset.card, status: marker.dataset.status, label: marker.getAttribute("aria-label"), shape: use.getAttribute("href"),
                 x, y, insideState: state.isPointInFill(new DOMPoint(x, y)), cardExists: Boolean(document.getElementById(marker.getAttribute("href").slice(1))),
                 colour: getComputedStyle(marker).fill};
