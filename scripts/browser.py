@@ -154,13 +154,21 @@ WAIT = """new Promise((resolve) => {
   setTimeout(() => { observer.disconnect(); resolve(ready()); }, %d);
 })"""
 
-TIMING = """(() => {
-  const n = performance.getEntriesByType("navigation")[0] || {};
-  const paint = Object.fromEntries(performance.getEntriesByType("paint").map((p) => [p.name, p.startTime]));
-  return {responseStart: n.responseStart, responseEnd: n.responseEnd, domInteractive: n.domInteractive,
-          domContentLoaded: n.domContentLoadedEventEnd, load: n.loadEventEnd, transferSize: n.transferSize,
-          firstPaint: paint["first-paint"], firstContentfulPaint: paint["first-contentful-paint"]};
-})()"""
+TIMING = """new Promise((resolve) => {
+  const report = () => {
+    const n = performance.getEntriesByType("navigation")[0] || {};
+    const paint = Object.fromEntries(performance.getEntriesByType("paint").map((p) => [p.name, p.startTime]));
+    return {responseStart: n.responseStart, responseEnd: n.responseEnd, domInteractive: n.domInteractive,
+            domContentLoaded: n.domContentLoadedEventEnd, load: n.loadEventEnd, transferSize: n.transferSize,
+            firstPaint: paint["first-paint"], firstContentfulPaint: paint["first-contentful-paint"]};
+  };
+  // The first paint may come after the load event: wait for it (bounded).
+  if (performance.getEntriesByName("first-contentful-paint").length) return resolve(report());
+  new PerformanceObserver((list, observer) => {
+    if (list.getEntriesByName("first-contentful-paint").length) { observer.disconnect(); resolve(report()); }
+  }).observe({type: "paint", buffered: true});
+  setTimeout(() => resolve(report()), 10000);
+})"""
 
 
 def main():
@@ -216,7 +224,7 @@ def main():
         if options.expression:
             report["value"] = browser.evaluate(options.expression)
         if options.timing:
-            report["timing"] = browser.evaluate(TIMING)
+            report["timing"] = browser.evaluate(TIMING, await_promise=True)
         if options.dom or options.count:
             root = browser.call("DOM.getDocument", {"depth": 0})["root"]["nodeId"]
             if options.dom:

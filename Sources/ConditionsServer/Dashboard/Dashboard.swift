@@ -20,6 +20,23 @@ final class Dashboard: Sendable {
     private let renderer: Mutex<TextRenderer>
     private let title: String
     private let defaultURNs: [String]
+    /// Pages made in the last few seconds, by URN list (see `pageLifetime`).
+    private let pages = Mutex<[String: RenderedPage]>([:])
+
+    /// A rendered page and until when it may be answered again.
+    private struct RenderedPage: Sendable {
+        let bytes: [UInt8]
+        let etag: String
+        let expires: ContinuousClock.Instant
+    }
+
+    /// How long a rendered page is answered again: never past the first of its answers to go
+    /// stale, and at most this long, so local results (the moon, computed on each resolution)
+    /// are at most this old and a failing upstream is asked at most this often by the page.
+    /// Rendering costs ~1 ms; a page served again costs a dictionary lookup.
+    static let pageLifetime = 10
+    /// At most this many URN lists' pages are kept; any request may name a new list.
+    static let maximumPages = 64
 
     /// The meta refresh of the page without JavaScript: the shortest TTL among the cards,
     /// but never more often than this…
@@ -65,6 +82,11 @@ final class Dashboard: Sendable {
         guard urns.count <= ServerSettings.maximumURNs else {
             return errorPage(resources, status: .badRequest, kind: "tooManyURNs", message: "\(urns.count) URNs; at most \(ServerSettings.maximumURNs) per page")
         }
+        let key = urns.joined(separator: "\n")
+        let started = ContinuousClock.now
+        if let page = pages.withLock({ $0[key] }), page.expires > started {
+            return respond(bytes: page.bytes, etag: page.etag, request: request)
+        }
         let now = Date()
         let answers = await server.coordinator.resolve(urns)
         let built = build(answers.map(\.record))
@@ -92,8 +114,38 @@ final class Dashboard: Sendable {
             "exampleURNs": "/?urn=pass:stevens&urn=moon:now",
         ]
         if !markers.isEmpty { context["map"] = MapView.context(markers: markers, place: server.runtime.configuration.place) }
-        let html = resources.templates.render(context, withTemplate: "page") ?? ""
-        return respond(html, request: request)
+        let bytes = Array((resources.templates.render(context, withTemplate: "page") ?? "").utf8)
+        let etag = HTTPCaching.etag(bytes)
+        let lifetimes = answers.map { answer -> Int in
+            // A local result is made anew on each resolution: reuse it for the page's lifetime.
+            if server.coordinator.ttl(of: answer.record.urn) <= 0 { return Self.pageLifetime }
+            // A fresh result: until its TTL runs out, when the next resolution may change it.
+            if case .success(_, _, _, _, nil) = answer.record.outcome { return answer.maxAge }
+            // A failure or a stale stand-in: ask again in a few seconds, not on every view.
+            return Self.pageLifetime
+        }
+        let lifetime = min(Self.pageLifetime, lifetimes.min() ?? Self.pageLifetime)
+        if lifetime > 0 {
+            let page = RenderedPage(bytes: bytes, etag: etag, expires: started + .seconds(lifetime))
+            pages.withLock { pages in
+                if pages.count >= Self.maximumPages {
+                    pages = pages.filter { $0.value.expires > started }
+                    if pages.count >= Self.maximumPages { pages.removeAll() }
+                }
+                pages[key] = page
+            }
+        }
+        return respond(bytes: bytes, etag: etag, request: request)
+    }
+
+    /// The page's bytes with its validator, `304` when the client has them.
+    private func respond(bytes: [UInt8], etag: String, request: Request) -> Response {
+        var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "max-age=0", .eTag: etag]
+        Self.secure(&headers)
+        if let condition = request.headers[.ifNoneMatch], HTTPCaching.matches(ifNoneMatch: condition, etag: etag) {
+            return Response(status: .notModified, headers: headers)
+        }
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
     }
 
     /// `GET /card?urn=…[&id=…]`: one card's HTML, as on the page, for the script to swap in.

@@ -23,6 +23,8 @@
       if (!Number.isNaN(at)) time.textContent = `${age((Date.now() - at) / 1000)} ago`;
     }
   };
+  // The page may have been made a few seconds ago (the server reuses it briefly).
+  tick();
   setInterval(tick, 30000);
 
   if (urns.length === 0 || !("EventSource" in window)) return;
