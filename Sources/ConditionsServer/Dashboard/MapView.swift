@@ -50,11 +50,11 @@ enum MapView {
         for (marker, point) in zip(markers, points) {
             let text = shortName(marker.title)
             let width = Double(text.count) * fontSize * 0.56 + 2
-            let candidates: [(x: Double, y: Double, anchor: String)] = [
-                (point.x + 12, point.y + fontSize * 0.35, "start"),
-                (point.x - 12, point.y + fontSize * 0.35, "end"),
-                (point.x, point.y - 13, "middle"),
-                (point.x, point.y + 13 + fontSize * 0.7, "middle"),
+            let candidates: [(x: Double, y: Double, anchor: String, side: String)] = [
+                (point.x + 12, point.y + fontSize * 0.35, "start", "right"),
+                (point.x - 12, point.y + fontSize * 0.35, "end", "left"),
+                (point.x, point.y - 13, "middle", "above"),
+                (point.x, point.y + 13 + fontSize * 0.7, "middle", "below"),
             ]
             for candidate in candidates {
                 let minX = candidate.anchor == "start" ? candidate.x : candidate.anchor == "end" ? candidate.x - width : candidate.x - width / 2
@@ -62,7 +62,7 @@ enum MapView {
                 guard box.minX >= 0, box.maxX <= WashingtonMap.width, box.minY >= 0, box.maxY <= WashingtonMap.height,
                       !taken.contains(where: { $0.overlaps(box) }) else { continue }
                 taken.append(box)
-                labels.append(["text": text, "x": number(candidate.x), "y": number(candidate.y), "anchor": candidate.anchor])
+                labels.append(["text": text, "x": number(candidate.x), "y": number(candidate.y), "anchor": candidate.anchor, "side": candidate.side])
                 break
             }
         }

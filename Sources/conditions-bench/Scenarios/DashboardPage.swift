@@ -131,9 +131,9 @@ enum DashboardPage {
         let result = try await Subprocess.run(.path(FilePath(program)), arguments: Arguments(arguments),
                                               environment: .inherit, output: .string(limit: 16 << 20), error: .discarded)
         guard result.terminationStatus.isSuccess else {
-            throw Bench.Failed(description: "\(program) exited with \(result.terminationStatus)", detail: result.standardOutput ?? "")
+            throw Bench.Failed(description: "\(program) exited with \(result.terminationStatus)", detail: result.standardOutput)
         }
-        return result.standardOutput ?? ""
+        return result.standardOutput
     }
 
     /// Starts `conditions serve` on a free loopback port, runs `body` with its base URL, then
