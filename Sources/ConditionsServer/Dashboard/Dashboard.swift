@@ -25,7 +25,8 @@ final class Dashboard: Sendable {
 
     /// A rendered page and until when it may be answered again.
     private struct RenderedPage: Sendable {
-        let bytes: [UInt8]
+        /// Shared, not copied, by every answer (copy-on-write).
+        let body: ByteBuffer
         let etag: String
         let expires: ContinuousClock.Instant
     }
@@ -85,7 +86,7 @@ final class Dashboard: Sendable {
         let key = urns.joined(separator: "\n")
         let started = ContinuousClock.now
         if let page = pages.withLock({ $0[key] }), page.expires > started {
-            return respond(bytes: page.bytes, etag: page.etag, request: request)
+            return respond(body: page.body, etag: page.etag, request: request)
         }
         let now = Date()
         let answers = await server.coordinator.resolve(urns)
@@ -116,6 +117,7 @@ final class Dashboard: Sendable {
         if !markers.isEmpty { context["map"] = MapView.context(markers: markers, place: server.runtime.configuration.place) }
         let bytes = Array((resources.templates.render(context, withTemplate: "page") ?? "").utf8)
         let etag = HTTPCaching.etag(bytes)
+        let body = ByteBuffer(bytes: bytes)
         let lifetimes = answers.map { answer -> Int in
             // A local result is made anew on each resolution: reuse it for the page's lifetime.
             if server.coordinator.ttl(of: answer.record.urn) <= 0 { return Self.pageLifetime }
@@ -126,7 +128,7 @@ final class Dashboard: Sendable {
         }
         let lifetime = min(Self.pageLifetime, lifetimes.min() ?? Self.pageLifetime)
         if lifetime > 0 {
-            let page = RenderedPage(bytes: bytes, etag: etag, expires: started + .seconds(lifetime))
+            let page = RenderedPage(body: body, etag: etag, expires: started + .seconds(lifetime))
             pages.withLock { pages in
                 if pages.count >= Self.maximumPages {
                     pages = pages.filter { $0.value.expires > started }
@@ -135,17 +137,17 @@ final class Dashboard: Sendable {
                 pages[key] = page
             }
         }
-        return respond(bytes: bytes, etag: etag, request: request)
+        return respond(body: body, etag: etag, request: request)
     }
 
-    /// The page's bytes with its validator, `304` when the client has them.
-    private func respond(bytes: [UInt8], etag: String, request: Request) -> Response {
+    /// The page with its validator, `304` when the client has it.
+    private func respond(body: ByteBuffer, etag: String, request: Request) -> Response {
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "max-age=0", .eTag: etag]
         Self.secure(&headers)
         if let condition = request.headers[.ifNoneMatch], HTTPCaching.matches(ifNoneMatch: condition, etag: etag) {
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
     /// `GET /card?urn=…[&id=…]`: one card's HTML, as on the page, for the script to swap in.
@@ -189,7 +191,7 @@ final class Dashboard: Sendable {
         if let condition = request.headers[.ifNoneMatch], HTTPCaching.matches(ifNoneMatch: condition, etag: asset.etag) {
             return Response(status: .notModified, headers: headers)
         }
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: asset.bytes)))
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: asset.body))
     }
 
     // MARK: Parts

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import Mustache
+import NIOCore
 
 /// The dashboard's templates, stylesheet and script: package resources of this target
 /// (`Dashboard/Resources`), read once when the server starts.
@@ -12,7 +13,8 @@ import Mustache
 struct DashboardResources: Sendable {
     /// A stylesheet or script as served: bytes, content type and a version for its URL.
     struct Asset: Sendable {
-        let bytes: [UInt8]
+        /// The body, shared by every answer (copy-on-write).
+        let body: ByteBuffer
         let contentType: String
         /// The first 64 bits of the body's SHA-256 in hex: `?v=` in the page's links, so the
         /// asset can be cached for a year and a new build is fetched at once.
@@ -74,7 +76,7 @@ struct DashboardResources: Sendable {
         let bytes = Array(data)
         let digest = SHA256.hash(data: bytes)
         let version = digest.prefix(8).map { String(format: "%02x", $0) }.joined()
-        return Asset(bytes: bytes, contentType: contentType, version: version, etag: HTTPCaching.etag(bytes))
+        return Asset(body: ByteBuffer(bytes: bytes), contentType: contentType, version: version, etag: HTTPCaching.etag(bytes))
     }
 
     /// The resources folder is missing or incomplete.
