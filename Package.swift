@@ -116,7 +116,11 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "NIOCore", package: "swift-nio"),
-            ]
+                // The dashboard at `/`: server-rendered from templates.
+                .product(name: "Mustache", package: "swift-mustache"),
+            ],
+            // The dashboard's templates, stylesheet and script.
+            resources: [.copy("Dashboard/Resources")]
         ),
         // `conditions serve` execs this: Hummingbird and SwiftNIO linked into `conditions` slowed
         // every command's start (LinkingTests, docs/performance.md).

@@ -86,6 +86,7 @@ package struct ConditionsServer: Sendable {
             api.body(ByteBuffer(bytes: OpenAPIDocument.bytes), etag: OpenAPIDocument.etag, contentType: "application/json", request: request,
                      status: .ok, maxAge: 0, lastModified: nil)
         }
+        Dashboard.addRoutes(to: router, server: self)
         return router
     }
 }

@@ -14,6 +14,15 @@ struct MountainPass: Sendable, Hashable {
     var siteSlug: String?
     /// False for a pass known only from the feed (a new id), named by a slug made from its name.
     var isCatalogued = true
+    /// Where the pass is (WSDOT's feed `Latitude`/`Longitude`), for maps; nil for a pass known only from the feed.
+    var coordinate: (latitude: Double, longitude: Double)?
+
+    /// This pass at `latitude`, `longitude`.
+    func at(_ latitude: Double, _ longitude: Double) -> MountainPass {
+        var copy = self
+        copy.coordinate = (latitude, longitude)
+        return copy
+    }
 
     /// The path segment of the pass's page on wsdot.com.
     var pageSlug: String { siteSlug ?? slug }
@@ -33,24 +42,27 @@ enum PassCatalog {
     /// `siteSlug`: seen on wsdot.com (2024–2025 captures and links): `snoqualmie`, `stevens`,
     /// `white`, `north-cascade-hwy`, `crystal-to-greenwater`, `mt.-baker`. Every other pass's
     /// site slug is assumed to be ours until a page is seen; `pages` overrides either way.
+    ///
+    /// Coordinates (`at`): the `Latitude`/`Longitude` WSDOT's own feed gives each pass
+    /// (Tests/Resources/api-winter.json; Tiger Mountain's from the 2025-11-03 feed capture).
     static let all: [MountainPass] = [
-        MountainPass(slug: "blewett", id: 1, name: "Blewett Pass US 97", elevationFt: 4102, directions: northSouth),
-        MountainPass(slug: "cayuse", id: 2, name: "Cayuse Pass SR 123", elevationFt: 4675, directions: northSouth),
-        MountainPass(slug: "chinook", id: 3, name: "Chinook Pass SR 410", elevationFt: 5430, directions: eastWest),
-        MountainPass(slug: "crystal-greenwater", id: 5, name: "Crystal to Greenwater SR 410", elevationFt: 2600, directions: eastWest, siteSlug: "crystal-to-greenwater"),
-        MountainPass(slug: "mt-baker", id: 6, name: "Mt. Baker Hwy SR 542", elevationFt: 4250, directions: eastWest, siteSlug: "mt.-baker"),
-        MountainPass(slug: "north-cascade", id: 7, name: "North Cascade Hwy SR 20", elevationFt: 5477, directions: eastWest, siteSlug: "north-cascade-hwy"),
-        MountainPass(slug: "satus", id: 8, name: "Satus Pass US 97", elevationFt: 3107, directions: northSouth),
-        MountainPass(slug: "sherman", id: 9, name: "Sherman Pass SR 20", elevationFt: 5575, directions: eastWest),
-        MountainPass(slug: "stevens", id: 10, name: "Stevens Pass US 2", elevationFt: 4061, directions: eastWest),
-        MountainPass(slug: "snoqualmie", id: 11, name: "Snoqualmie Pass I-90", elevationFt: 3022, directions: eastWest),
-        MountainPass(slug: "white", id: 12, name: "White Pass US 12", elevationFt: 4500, directions: eastWest),
-        MountainPass(slug: "manastash", id: 13, name: "Manastash Ridge I-82", elevationFt: 2672, directions: eastWest),
-        MountainPass(slug: "loup-loup", id: 14, name: "Loup Loup Pass SR 20", elevationFt: 4020, directions: eastWest),
-        MountainPass(slug: "disautel", id: 15, name: "Disautel Pass SR 155", elevationFt: 3252, directions: northSouth),
-        MountainPass(slug: "wauconda", id: 16, name: "Wauconda Pass SR 20", elevationFt: 4310, directions: eastWest),
+        MountainPass(slug: "blewett", id: 1, name: "Blewett Pass US 97", elevationFt: 4102, directions: northSouth).at(47.335298, -120.581011),
+        MountainPass(slug: "cayuse", id: 2, name: "Cayuse Pass SR 123", elevationFt: 4675, directions: northSouth).at(46.869048, -121.535052),
+        MountainPass(slug: "chinook", id: 3, name: "Chinook Pass SR 410", elevationFt: 5430, directions: eastWest).at(46.87087, -121.51511),
+        MountainPass(slug: "crystal-greenwater", id: 5, name: "Crystal to Greenwater SR 410", elevationFt: 2600, directions: eastWest, siteSlug: "crystal-to-greenwater").at(47.14195, -121.62878),
+        MountainPass(slug: "mt-baker", id: 6, name: "Mt. Baker Hwy SR 542", elevationFt: 4250, directions: eastWest, siteSlug: "mt.-baker").at(48.86196, -121.67947),
+        MountainPass(slug: "north-cascade", id: 7, name: "North Cascade Hwy SR 20", elevationFt: 5477, directions: eastWest, siteSlug: "north-cascade-hwy").at(48.52802, -120.73638),
+        MountainPass(slug: "satus", id: 8, name: "Satus Pass US 97", elevationFt: 3107, directions: northSouth).at(45.98349, -120.65426),
+        MountainPass(slug: "sherman", id: 9, name: "Sherman Pass SR 20", elevationFt: 5575, directions: eastWest).at(48.60508, -118.46325),
+        MountainPass(slug: "stevens", id: 10, name: "Stevens Pass US 2", elevationFt: 4061, directions: eastWest).at(47.7462, -121.0859),
+        MountainPass(slug: "snoqualmie", id: 11, name: "Snoqualmie Pass I-90", elevationFt: 3022, directions: eastWest).at(47.428135, -121.419055),
+        MountainPass(slug: "white", id: 12, name: "White Pass US 12", elevationFt: 4500, directions: eastWest).at(46.638318, -121.391224),
+        MountainPass(slug: "manastash", id: 13, name: "Manastash Ridge I-82", elevationFt: 2672, directions: eastWest).at(46.965, -120.478),
+        MountainPass(slug: "loup-loup", id: 14, name: "Loup Loup Pass SR 20", elevationFt: 4020, directions: eastWest).at(48.39128, -119.90637),
+        MountainPass(slug: "disautel", id: 15, name: "Disautel Pass SR 155", elevationFt: 3252, directions: northSouth).at(48.36368, -119.49437),
+        MountainPass(slug: "wauconda", id: 16, name: "Wauconda Pass SR 20", elevationFt: 4310, directions: eastWest).at(48.72558, -118.64575),
         // In the feed since 2025 (id 17, "Tiger Mountain SR18"); its site slug is assumed.
-        MountainPass(slug: "tiger-mountain", id: 17, name: "Tiger Mountain SR18", elevationFt: 1377, directions: eastWest),
+        MountainPass(slug: "tiger-mountain", id: 17, name: "Tiger Mountain SR18", elevationFt: 1377, directions: eastWest).at(47.465743, -121.926995),
     ]
 
     /// The catalog's pass with WSDOT id `id`.

@@ -33,6 +33,67 @@ struct PassPresentation: ResultPresentation {
         return ChangeKey(status: status, detail: restrictions.compactMap { $0["text"]?.stringValue }.joined(separator: " | "))
     }
 
+    /// A pass's card: its name, status (word and tone), a row per direction's restriction,
+    /// conditions, weather, temperature, elevation, the report's time (with a stale note when it
+    /// is over a day old), WSDOT's page and the pass's position from the catalog. `pass:all`
+    /// is a card holding one such card per pass.
+    func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
+        if let passes = data["passes"]?.arrayValue, passes.allSatisfy(Self.isPass) {
+            return ResultCard(title: "Mountain passes", parts: passes.map { passCard($0, context: context) })
+        }
+        guard Self.isPass(data) else { return GenericPresentation().card(data, context: context) }
+        return passCard(data, context: context)
+    }
+
+    func passCard(_ pass: JSONValue, context: PresentationContext) -> ResultCard {
+        let name = pass["name"]?.stringValue ?? pass["id"]?.stringValue ?? "pass"
+        let status = pass["status"]?.stringValue ?? "unknown"
+        var rows: [ResultCard.Row] = []
+        for restriction in pass["restrictions"]?.arrayValue ?? [] {
+            rows.append(.init(restriction["direction"]?.stringValue ?? "—", restriction["text"]?.stringValue ?? "—",
+                              tone: Self.tone(restriction["status"]?.stringValue ?? "unknown")))
+        }
+        if let conditions = pass["conditions"]?.stringValue { rows.append(.init("Conditions", conditions)) }
+        if let weather = pass["weather"]?.stringValue { rows.append(.init("Weather", weather)) }
+        if let temperature = pass["temperatureF"]?.doubleValue { rows.append(.init("Temperature", "\(JSONValue.double(temperature))°F")) }
+        if let elevation = pass["elevationFt"]?.doubleValue, let feet = Int(exactly: elevation.rounded()) {
+            rows.append(.init("Elevation", "\(Self.grouped(feet)) ft"))
+        }
+        if pass["travelAdvisory"]?.boolValue == true { rows.append(.init("Travel advisory", "in effect", tone: .caution)) }
+        for (label, value) in pass["extra"]?.objectValue ?? JSONObject() {
+            if let text = value.stringValue { rows.append(.init(label, text)) }
+        }
+        let updated = pass["updated"]?.stringValue.flatMap { Timestamp.parse($0) }
+        var staleNote: String?
+        if let updated, let age = pass["reportAge"]?.doubleValue, age > 86_400 {
+            staleNote = "report from \(context.localTime(updated, .date)), \(Self.staleness(age)) old"
+        }
+        let link = pass["url"]?.stringValue.flatMap { URL(string: $0) }.map { ResultCard.Link(url: $0, label: "WSDOT's page for \(name)") }
+        let coordinate = pass["id"]?.stringValue.flatMap { PassCatalog.pass(named: $0) }?.coordinate
+        return ResultCard(title: name, status: .init(status, tone: Self.tone(status)), rows: rows, updated: updated, staleNote: staleNote,
+                          link: link, coordinate: coordinate.map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+    }
+
+    /// `3,022`: thousands grouped as WSDOT writes them.
+    static func grouped(_ number: Int) -> String {
+        let digits = Array(String(number.magnitude))
+        var text = number < 0 ? "-" : ""
+        for (index, digit) in digits.enumerated() {
+            if index > 0, (digits.count - index) % 3 == 0 { text += "," }
+            text.append(digit)
+        }
+        return text
+    }
+
+    static func tone(_ status: String) -> ResultCard.Tone {
+        switch PassStatus(rawValue: status) {
+        case .open: .good
+        case .restricted: .caution
+        case .closed: .bad
+        case .unknown, nil: .neutral
+        }
+    }
+
     /// Data from elsewhere (a fixture, the cache) is read as a pass only with the members the
     /// text is built from.
     static func isPass(_ data: JSONValue) -> Bool {

@@ -68,6 +68,25 @@ package struct Configuration {
         }
     }
 
+    /// The `dashboard` object: what `GET /` of `conditions serve` shows.
+    package struct DashboardSettings: Sendable {
+        /// The page's heading and `<title>`; nil: "Conditions".
+        package var title: String?
+        /// The URNs shown; nil: the `report` list.
+        package var urns: [String]?
+
+        /// Settings as given.
+        package init(title: String? = nil, urns: [String]? = nil) {
+            self.title = title
+            self.urns = urns
+        }
+
+        /// The longest title accepted: a heading, not a paragraph.
+        package static let maximumTitleLength = 200
+        /// At most this many URNs (the server's per-request limit).
+        package static let maximumURNs = 100
+    }
+
     /// The config file read.
     package var file: URL
     /// The profile applied, if any.
@@ -85,10 +104,12 @@ package struct Configuration {
     package var cache: CacheSettings
     /// The `serve` settings.
     package var serve = ServeSettings()
+    /// The `dashboard` settings.
+    package var dashboard = DashboardSettings()
 
     var directory: URL { file.deletingLastPathComponent() }
 
-    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http", "cache", "serve"]
+    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
     package static func load(_ file: ConfigFile, profile requested: String?) throws(ConfigurationError) -> Configuration {
@@ -235,9 +256,51 @@ package struct Configuration {
             }
         }
 
+        let dashboard = readDashboard(root["dashboard"], directory: file.directory, problems: &problems)
+
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
         return Configuration(file: file.url, profile: requested, place: place, instances: instances,
-                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults, cache: cache, serve: serve)
+                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults, cache: cache, serve: serve,
+                             dashboard: dashboard)
+    }
+
+    /// The `dashboard` object: `{"title": "…", "urns": ["pass:stevens", …]}`, both optional.
+    /// Whether each URN routes is checked by `conditions check`, as for `report`.
+    static func readDashboard(_ value: JSONValue?, directory: URL, problems: inout [String]) -> DashboardSettings {
+        var dashboard = DashboardSettings()
+        guard let value else { return dashboard }
+        guard let object = value.objectValue else {
+            problems.append("dashboard: expected an object, found \(value.typeName)")
+            return dashboard
+        }
+        var options = SourceOptions(path: "dashboard", object: object, baseDirectory: directory)
+        do {
+            if let title = try options.string("title") {
+                let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)
+                if trimmed.isEmpty {
+                    problems.append("dashboard.title: empty; leave it out for the default \"Conditions\"")
+                } else if trimmed.count > DashboardSettings.maximumTitleLength {
+                    problems.append("dashboard.title: \(trimmed.count) characters; at most \(DashboardSettings.maximumTitleLength)")
+                } else if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                    problems.append("dashboard.title: contains a control character (a line break or tab, say); use one line of text")
+                } else {
+                    dashboard.title = trimmed
+                }
+            }
+            if let urns = try options.strings("urns") {
+                if urns.isEmpty {
+                    problems.append("dashboard.urns: empty; leave it out to show the report list, or name at least one URN")
+                } else if urns.count > DashboardSettings.maximumURNs {
+                    problems.append("dashboard.urns: \(urns.count) URNs; at most \(DashboardSettings.maximumURNs)")
+                } else {
+                    dashboard.urns = urns
+                }
+            }
+            try options.finish()
+        } catch {
+            problems.append(error.message)
+        }
+        return dashboard
     }
 
     /// Deep-merges `overlay` onto `base`: objects merge member by member, anything else replaces.

@@ -24,9 +24,10 @@ package struct TextRenderer {
         SourceCatalog.presentation(for: kind).render(data, context: context(urn: urn))
     }
 
-    /// What a presentation renders with: this renderer's style, place and time formats.
-    package func context(urn: String) -> PresentationContext {
-        PresentationContext(urn: urn, style: style, placeName: placeName) { [formats] date, format in
+    /// What a presentation renders with: this renderer's style, place and time formats (and
+    /// the config's `place`, for presentations whose cards depend on it).
+    package func context(urn: String, place: Place? = nil) -> PresentationContext {
+        PresentationContext(urn: urn, style: style, placeName: placeName, place: place) { [formats] date, format in
             switch format {
             case .time: formats.string(date, withDate: false)
             case .dateTime: formats.string(date, withDate: true)

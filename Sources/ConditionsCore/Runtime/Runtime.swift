@@ -31,6 +31,8 @@ package struct Runtime: Sendable {
         package let cache: Configuration.CacheSettings
         /// The `serve` settings, `${ENV}` unexpanded.
         package let serve: Configuration.ServeSettings
+        /// The `dashboard` settings.
+        package var dashboard = Configuration.DashboardSettings()
 
         /// A scheme and the instance it routes to.
         package struct Route: Sendable {
@@ -129,7 +131,7 @@ package struct Runtime: Sendable {
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
             routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
-            report: configuration.report, cache: configuration.cache, serve: configuration.serve)
+            report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard)
     }
 
     /// Every secret in `configuration` without creating any instance, for commands that only

@@ -28,6 +28,28 @@ struct MoonPresentation: ResultPresentation {
         guard let phase = moon["phase"]?.stringValue else { return GenericPresentation().changeKey(moon) }
         return ChangeKey(status: phase)
     }
+
+    /// The moon drawn as it looks (lit fraction, lit side for the place's hemisphere), then
+    /// phase, illumination, age, rise and set in the location's zone.
+    func card(_ moon: JSONValue, context: PresentationContext) -> ResultCard {
+        guard let phase = moon["phase"]?.stringValue else { return GenericPresentation().card(moon, context: context) }
+        let illumination = moon["illumination"]?.doubleValue
+        let cycle = moon["cycle"]?.doubleValue
+        let latitude = moon["location"]?["latitude"]?.doubleValue ?? context.place?.latitude ?? 0
+        let drawing = MoonDrawing(
+            illuminated: (illumination ?? MoonGlyph.illuminated(phase: phase) * 100) / 100,
+            waxing: cycle.map { $0 < 0.5 } ?? MoonGlyph.isWaxing(phase: phase),
+            southern: latitude < 0)
+        var rows = [ResultCard.Row("Phase", phase)]
+        if let illumination, illumination.isFinite { rows.append(.init("Illumination", "\(Int(illumination.rounded()))%")) }
+        if let age = moon["age"]?.doubleValue, age.isFinite { rows.append(.init("Age", String(format: "%.1f days", age))) }
+        let rise = moon["rise"]?.stringValue.flatMap { Timestamp.parse($0) }
+        let set = moon["set"]?.stringValue.flatMap { Timestamp.parse($0) }
+        rows.append(.init("Rises", rise.map { context.localTime($0, .time) } ?? "no moonrise this day"))
+        rows.append(.init("Sets", set.map { context.localTime($0, .time) } ?? "no moonset this day"))
+        return ResultCard(title: "Moon", subtitle: moon["location"]?["name"]?.stringValue ?? context.placeName,
+                          figure: .moon(drawing), rows: rows)
+    }
 }
 
 /// `phases:5` as text: one aligned line per phase with its glyph and local date. `watch`
@@ -52,6 +74,20 @@ struct PhasesPresentation: ResultPresentation {
         return ChangeKey(status: "next: \(first["name"]?.stringValue ?? "?")",
                          detail: phases.compactMap { $0["date"]?.stringValue }.joined(separator: ","))
     }
+
+    /// One row per phase: a small drawing of it, its name and its local date and time.
+    func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
+        guard let phases = data["phases"]?.arrayValue, phases.allSatisfy({ $0["name"]?.stringValue != nil }) else {
+            return GenericPresentation().card(data, context: context)
+        }
+        let southern = (context.place?.latitude ?? 0) < 0
+        return ResultCard(title: "Moon phases", subtitle: context.placeName, rows: phases.map { phase in
+            let name = phase["name"]?.stringValue ?? "?"
+            let date = phase["date"]?.stringValue.flatMap { Timestamp.parse($0) }
+            let drawing = MoonDrawing(illuminated: MoonGlyph.illuminated(phase: name), waxing: MoonGlyph.isWaxing(phase: name), southern: southern)
+            return ResultCard.Row(name, date.map { context.localTime($0, .dateTime) } ?? "—", figure: .moon(drawing))
+        })
+    }
 }
 
 /// The moon-phase emoji.
@@ -63,5 +99,22 @@ enum MoonGlyph {
 
     static func glyph(for phase: String) -> String {
         glyphs.first { $0.0 == phase.lowercased() }?.1 ?? "🌙"
+    }
+
+    /// The lit fraction a phase name stands for (0 new, ½ quarters, 1 full; crescents ¼, gibbous ¾).
+    static func illuminated(phase: String) -> Double {
+        let name = phase.lowercased()
+        if name.contains("new") { return 0 }
+        if name.contains("full") { return 1 }
+        if name.contains("crescent") { return 0.25 }
+        if name.contains("gibbous") { return 0.75 }
+        return 0.5
+    }
+
+    /// Whether a phase name is on the way from new to full (new moon and full moon count as
+    /// waxing; they look the same either way).
+    static func isWaxing(phase: String) -> Bool {
+        let name = phase.lowercased()
+        return !(name.contains("waning") || name.contains("last quarter") || name.contains("third quarter"))
     }
 }

@@ -33,7 +33,8 @@ public struct ChangeKey: Equatable, Sendable {
     }
 }
 
-/// How one kind of result reads: its text lines and what of it `watch` compares.
+/// How one kind of result reads: its text lines, what of it `watch` compares, and its card on
+/// the dashboard page.
 ///
 /// A module lists its presentations in `ConditionsSource.presentations`; the host renders a
 /// result through the presentation of its `kind`, whichever source produced it (a replay from
@@ -60,6 +61,17 @@ public protocol ResultPresentation: Sendable {
     func render(_ data: JSONValue, context: PresentationContext) -> [String]
     /// What `watch` compares for `data`.
     func changeKey(_ data: JSONValue) -> ChangeKey
+    /// `data` as a card on a page: title, status, drawing, labelled rows, link, map position.
+    /// Like `render`, it must degrade (to `ResultCard.text`, say) on data it does not
+    /// recognise, never trap. Default: `ResultCard.text`, the text lines as they are.
+    func card(_ data: JSONValue, context: PresentationContext) -> ResultCard
+}
+
+extension ResultPresentation {
+    /// The text lines as a card (`ResultCard.text`).
+    public func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
+        ResultCard.text(of: self, data: data, context: context)
+    }
 }
 
 /// The host's services a presentation renders with: terminal styling, local time formatting
@@ -71,13 +83,22 @@ public struct PresentationContext {
     public let style: TextStyle
     /// The config location's name, when it has one.
     public let placeName: String?
+    /// The config location, when the host gives it (the moon's card mirrors its drawing south
+    /// of the equator).
+    public let place: Place?
     private let formatTime: (Date, LocalTimeStyle) -> String
 
     /// A context; the host makes these, tests may too (`localTime` formats in the place's zone).
     public init(urn: String, style: TextStyle, placeName: String?, localTime: @escaping (Date, LocalTimeStyle) -> String) {
+        self.init(urn: urn, style: style, placeName: placeName, place: nil, localTime: localTime)
+    }
+
+    /// A context that also knows the config's `place`.
+    public init(urn: String, style: TextStyle, placeName: String?, place: Place?, localTime: @escaping (Date, LocalTimeStyle) -> String) {
         self.urn = urn
         self.style = style
         self.placeName = placeName
+        self.place = place
         formatTime = localTime
     }
 

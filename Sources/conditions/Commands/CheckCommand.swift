@@ -6,7 +6,7 @@ import ConditionsKit
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate the config: JSON syntax, modules, options, environment variables, routes and the report list.",
+        abstract: "Validate the config: JSON syntax, modules, options, environment variables, routes, the report list and the dashboard's URNs.",
         discussion: "Prints every problem found, one per line, and exits 2 if there is any; prints a summary and exits 0 otherwise.")
 
     @OptionGroup var global: GlobalOptions
@@ -21,6 +21,13 @@ struct CheckCommand: ParsableCommand {
                 _ = try runtime.router.match(URN(text))
             } catch {
                 problems.append("\(runtime.configuration.file.path): report[\(index)]: \(error.description)")
+            }
+        }
+        for (index, text) in (runtime.configuration.dashboard.urns ?? []).enumerated() {
+            do {
+                _ = try runtime.router.match(URN(text))
+            } catch {
+                problems.append("\(runtime.configuration.file.path): dashboard.urns[\(index)]: \(error.description)")
             }
         }
         guard problems.isEmpty else { throw Failure.configuration(ConfigurationError(problems: problems)) }

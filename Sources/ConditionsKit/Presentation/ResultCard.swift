@@ -1,0 +1,176 @@
+import Foundation
+
+/// A result as a card on a page (the dashboard of `conditions serve`): what a presentation
+/// says about its data in parts a page can lay out, so the page never guesses at the keys of
+/// data it does not own.
+///
+/// Every string is plain text as the upstream gave it; the page escapes it. A presentation
+/// without a card of its own gets `ResultCard.text`: its text lines, shown as they are.
+///
+/// ```swift
+/// ResultCard(title: "Stevens Pass US 2", status: .init("restricted", tone: .caution),
+///            rows: [.init("Eastbound", "Traction tires required", tone: .caution)],
+///            link: .init(url: url, label: "WSDOT's page"),
+///            coordinate: .init(latitude: 47.7462, longitude: -121.0859))
+/// ```
+public struct ResultCard: Sendable, Equatable {
+    /// The card's heading: a pass's name, "Moon".
+    public var title: String
+    /// A line under the heading (a place's name), if any.
+    public var subtitle: String?
+    /// The one-word state a person looks for first, if the result has one.
+    public var status: Status?
+    /// A drawing for the card (the moon as it looks).
+    public var figure: Figure?
+    /// Labelled facts in reading order.
+    public var rows: [Row]
+    /// Lines of free text, shown as written (whitespace kept): a kind's text presentation.
+    public var lines: [String]
+    /// When the upstream wrote the report (a pass's "last updated"), for "updated … ago".
+    public var updated: Date?
+    /// Set when the report itself is old news (an off-season pass's months-old report): what
+    /// to say about it, e.g. `report from Sat Nov 2 2026, 3 weeks old`.
+    public var staleNote: String?
+    /// Where the upstream shows the same thing to people.
+    public var link: Link?
+    /// Where the result is, for a map.
+    public var coordinate: Coordinate?
+    /// Cards inside this one (`pass:all`: one per pass).
+    public var parts: [ResultCard]
+
+    /// A card; every part but the title is optional.
+    public init(title: String, subtitle: String? = nil, status: Status? = nil, figure: Figure? = nil, rows: [Row] = [],
+                lines: [String] = [], updated: Date? = nil, staleNote: String? = nil, link: Link? = nil,
+                coordinate: Coordinate? = nil, parts: [ResultCard] = []) {
+        self.title = title
+        self.subtitle = subtitle
+        self.status = status
+        self.figure = figure
+        self.rows = rows
+        self.lines = lines
+        self.updated = updated
+        self.staleNote = staleNote
+        self.link = link
+        self.coordinate = coordinate
+        self.parts = parts
+    }
+
+    /// The card of a kind without a card of its own: the URN as title and the text lines of
+    /// `presentation` (without styling) as they are.
+    public static func text(of presentation: some ResultPresentation, data: JSONValue, context: PresentationContext) -> ResultCard {
+        var lines = presentation.render(data, context: context.plain)
+        // Most presentations start with the URN, which is already the title.
+        if lines.first == context.urn { lines.removeFirst() }
+        return ResultCard(title: context.urn, lines: lines)
+    }
+
+    /// How good a status is; a page shows it with a word and an icon as well as a colour.
+    public enum Tone: String, Sendable, CaseIterable {
+        /// Open, fine.
+        case good
+        /// Restricted, take care.
+        case caution
+        /// Closed, failed.
+        case bad
+        /// Nothing to judge (unknown).
+        case neutral
+    }
+
+    /// A status word and how good it is: `restricted` / `.caution`.
+    public struct Status: Sendable, Equatable {
+        /// The word, lower case as the data says it: `open`, `restricted`, `closed`.
+        public var word: String
+        /// How good it is.
+        public var tone: Tone
+
+        /// A status `word` of `tone`.
+        public init(_ word: String, tone: Tone) {
+            self.word = word
+            self.tone = tone
+        }
+    }
+
+    /// One labelled fact: `Eastbound` / `Traction tires advised`.
+    public struct Row: Sendable, Equatable {
+        /// The label (may be empty).
+        public var label: String
+        /// The value.
+        public var value: String
+        /// How good the value is, when it is a state of its own (a direction's restriction).
+        public var tone: Tone?
+        /// A small drawing beside the value (a phase's moon).
+        public var figure: Figure?
+
+        /// A row `label`: `value`.
+        public init(_ label: String, _ value: String, tone: Tone? = nil, figure: Figure? = nil) {
+            self.label = label
+            self.value = value
+            self.tone = tone
+            self.figure = figure
+        }
+    }
+
+    /// A drawing a page knows how to make.
+    public enum Figure: Sendable, Equatable {
+        /// The moon as seen from `MoonDrawing`'s hemisphere.
+        case moon(MoonDrawing)
+    }
+
+    /// A link out: the upstream's own page.
+    public struct Link: Sendable, Equatable {
+        /// Where it points.
+        public var url: URL
+        /// What the link text says.
+        public var label: String
+
+        /// A link to `url` reading `label`.
+        public init(url: URL, label: String) {
+            self.url = url
+            self.label = label
+        }
+    }
+
+    /// A point on Earth, in degrees.
+    public struct Coordinate: Sendable, Equatable {
+        /// Degrees north.
+        public var latitude: Double
+        /// Degrees east.
+        public var longitude: Double
+
+        /// The point at `latitude`, `longitude`.
+        public init(latitude: Double, longitude: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+        }
+    }
+}
+
+/// The moon's lit part as an observer sees it: how much is lit, and on which side.
+///
+/// Seen from the northern hemisphere a waxing moon is lit on the right and a waning one on the
+/// left; from the southern hemisphere the moon appears upside down, so the sides swap.
+public struct MoonDrawing: Sendable, Equatable {
+    /// The lit fraction of the disc, 0 (new) … 1 (full).
+    public var illuminated: Double
+    /// Whether the moon is waxing (new → full) rather than waning.
+    public var waxing: Bool
+    /// Whether the observer is south of the equator.
+    public var southern: Bool
+
+    /// A moon `illuminated` (clamped to 0…1), `waxing` or not, seen from the `southern` hemisphere or not.
+    public init(illuminated: Double, waxing: Bool, southern: Bool) {
+        self.illuminated = illuminated.isFinite ? min(1, max(0, illuminated)) : 0
+        self.waxing = waxing
+        self.southern = southern
+    }
+
+    /// Whether the lit side is on the observer's right.
+    public var litOnRight: Bool { waxing != southern }
+}
+
+extension PresentationContext {
+    /// The same context without terminal styling (for text shown on a page).
+    public var plain: PresentationContext {
+        PresentationContext(urn: urn, style: .plain, placeName: placeName, place: place) { self.localTime($0, $1) }
+    }
+}

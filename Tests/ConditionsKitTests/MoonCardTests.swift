@@ -1,0 +1,60 @@
+import ConditionsKit
+import Foundation
+import Testing
+
+/// The moon kinds' cards (`MoonData.presentations`): the drawing's lit fraction and side,
+/// and the rows the dashboard shows.
+@Suite struct MoonCardTests {
+    let moon = MoonData.presentations.first { $0.kind == .moon }!
+    let phases = MoonData.presentations.first { $0.kind == .phases }!
+
+    func context(_ urn: String, latitude: Double = 47.6) -> PresentationContext {
+        PresentationContext(urn: urn, style: .plain, placeName: "Here", place: Place(name: "Here", latitude: latitude, longitude: 0)) { date, _ in
+            Timestamp.string(from: date)
+        }
+    }
+
+    func observation(_ phase: String, illumination: Double, cycle: Double, latitude: Double = 47.6) -> JSONValue {
+        MoonData.observation(phase: phase, illumination: illumination, age: cycle * 29.53, cycle: cycle,
+                             rise: Timestamp.parse("2026-11-21T22:27:00Z"), set: nil, place: Place(name: "Here", latitude: latitude, longitude: 0))
+    }
+
+    @Test func waxingIsLitOnTheRightAndWaningOnTheLeftInTheNorth() {
+        let waxing = moon.card(observation("waxing gibbous", illumination: 87.7, cycle: 0.41), context: context("moon:now"))
+        #expect(waxing.figure == .moon(MoonDrawing(illuminated: 0.877, waxing: true, southern: false)))
+        #expect(MoonDrawing(illuminated: 0.877, waxing: true, southern: false).litOnRight)
+        let waning = moon.card(observation("waning crescent", illumination: 20, cycle: 0.85), context: context("moon:now"))
+        guard case .moon(let drawing)? = waning.figure else { Issue.record("no drawing"); return }
+        #expect(!drawing.litOnRight)
+        #expect(waning.rows.map(\.label) == ["Phase", "Illumination", "Age", "Rises", "Sets"])
+        #expect(waning.rows[1].value == "20%")
+        #expect(waning.rows[3].value == "2026-11-21T22:27:00Z", "rise in the context's local time")
+        #expect(waning.rows[4].value == "no moonset this day")
+        #expect(waning.subtitle == "Here")
+    }
+
+    @Test func theSouthernHemisphereSeesItMirrored() {
+        let card = moon.card(observation("waxing crescent", illumination: 20, cycle: 0.1, latitude: -33.9), context: context("moon:now", latitude: -33.9))
+        guard case .moon(let drawing)? = card.figure else { Issue.record("no drawing"); return }
+        #expect(drawing.southern && !drawing.litOnRight)
+    }
+
+    @Test func phasesHaveDrawnIconsForTheirPhase() {
+        let data = MoonData.phases([("first quarter", Date(timeIntervalSince1970: 0)), ("full moon", Date(timeIntervalSince1970: 86_400 * 7)),
+                                    ("last quarter", Date(timeIntervalSince1970: 86_400 * 14)), ("new moon", Date(timeIntervalSince1970: 86_400 * 21))])
+        let card = phases.card(data, context: context("phases:4"))
+        #expect(card.rows.map(\.label) == ["first quarter", "full moon", "last quarter", "new moon"])
+        #expect(card.rows.map(\.figure) == [
+            .moon(MoonDrawing(illuminated: 0.5, waxing: true, southern: false)), .moon(MoonDrawing(illuminated: 1, waxing: true, southern: false)),
+            .moon(MoonDrawing(illuminated: 0.5, waxing: false, southern: false)), .moon(MoonDrawing(illuminated: 0, waxing: true, southern: false)),
+        ])
+        let south = phases.card(data, context: context("phases:4", latitude: -33.9))
+        #expect(south.rows.allSatisfy { if case .moon(let drawing)? = $0.figure { drawing.southern } else { false } })
+    }
+
+    @Test func otherDataDegradesToText() {
+        let card = moon.card(["tide": 3], context: context("moon:odd"))
+        #expect(card.figure == nil)
+        #expect(card.lines == ["  tide  3"])
+    }
+}
