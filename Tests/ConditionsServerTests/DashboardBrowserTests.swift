@@ -369,6 +369,10 @@ struct DashboardBrowserTests {
             #expect(result["marker"] as? String == "closed")
             #expect(result["markerShape"] as? String == "#shape-bad")
             #expect(result["markerLabel"] as? String == "Snoqualmie Pass I-90: closed")
+            // The page the server made before the change is not answered again after it: its
+            // lifetime ended with its answers' freshness (TTL 1 s), before the server refetched.
+            let reloaded = try await server.request("/?urn=pass:snoqualmie&urn=pass:stevens")
+            #expect(reloaded.body.contains(#"id="card-pass-snoqualmie" data-urn="pass:snoqualmie" data-state="closed""#))
         }
     }
 }

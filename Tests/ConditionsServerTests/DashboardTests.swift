@@ -25,8 +25,13 @@ struct DashboardTests {
             // The fixtures' TTL (2 min) is the shortest shown: the page without JS reloads then.
             #expect(page.body.contains(#"<noscript><meta http-equiv="refresh" content="120"></noscript>"#))
             #expect(!page.body.contains("src=\"http") && !page.body.contains("stylesheet\" href=\"http"), "nothing from elsewhere")
-            #expect(page.header("ETag") != nil)
+            let etag = try #require(page.header("ETag"))
             #expect(page.header("Cache-Control") == "max-age=0")
+            // The page made a moment ago is answered again (for up to 10 s): same bytes, so a
+            // browser revalidating gets 304.
+            let again = try await server.request("/", headers: [("If-None-Match", etag)])
+            #expect(again.status == 304)
+            #expect(again.body.isEmpty)
 
             // The assets: versioned links, a year's caching for the current version.
             let css = try #require(page.body.range(of: #"/assets/dashboard\.css\?v=[0-9a-f]{16}"#, options: .regularExpression).map { String(page.body[$0]) })
