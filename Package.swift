@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
         .executable(name: "conditions-mcp", targets: ["conditions-mcp"]),
+        .executable(name: "conditions-serve", targets: ["conditions-serve"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),
     ],
     dependencies: [
@@ -23,7 +24,7 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.0.0"),
         // Allocation counts for `conditions-bench` (the counter behind ordo-one/package-benchmark's malloc metrics).
         .package(url: "https://github.com/ordo-one/malloc-interposer", from: "1.6.0"),
-        // `watch --exec` hooks: spawn with a clean signal state, own process group, async wait.
+        // Child programs (ConditionsProcess; the test harness and bench): clean signal state, own process group, async wait.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.0"),
         // FileDescriptor for Subprocess's descriptor I/O (Apple platforms use the SDK's System).
         .package(url: "https://github.com/apple/swift-system", from: "1.5.0"),
@@ -60,6 +61,12 @@ let package = Package(
         .systemLibrary(name: "CCurl"),
         .target(name: "CCurlShims", dependencies: ["CCurl"]),
         .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "CCurlShims"], exclude: ["README.md"]),
+        // Runs child programs (hooks, Exec programs, the page renderer): own process group, clean
+        // signal state, deadline, output cap, no cooperative-pool thread waiting.
+        .target(name: "ConditionsProcess", dependencies: [
+            .product(name: "Subprocess", package: "swift-subprocess"),
+            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+        ], exclude: ["README.md"]),
 
         // MARK: Host
         .target(
@@ -73,11 +80,10 @@ let package = Package(
                 "Astronomy",
                 "Exec",
                 // new-source: modules above this line
+                "ConditionsProcess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "Subprocess", package: "swift-subprocess"),
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             ]
         ),
         // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
@@ -88,11 +94,16 @@ let package = Package(
                 "ConditionsKit",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
         // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),
         // which `conditions` itself must not (LinkingTests).
-        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP"]),
+        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP", "LazyLibcurl"]),
+        // libcurl's functions for conditions-mcp's FoundationNetworking, opened on first use:
+        // with release builds' `-disable-autolink-library curl` (scripts/dev) libcurl and its
+        // TLS chain are not loaded at start (~5.5 MiB of resident set; docs/performance.md).
+        .target(name: "LazyLibcurl", dependencies: ["CCurl"]),
         // `conditions serve` as a library: the executable only parses options and wires it.
         .target(
             name: "ConditionsServer",
@@ -111,11 +122,19 @@ let package = Package(
             // The dashboard's templates, stylesheet and script.
             resources: [.copy("Dashboard/Resources")]
         ),
+        // `conditions serve` execs this: Hummingbird and SwiftNIO linked into `conditions` slowed
+        // every command's start (LinkingTests, docs/performance.md).
+        .executableTarget(name: "conditions-serve", dependencies: [
+            "ConditionsCore",
+            "ConditionsServer",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            .product(name: "NIOCore", package: "swift-nio"),
+            .product(name: "NIOPosix", package: "swift-nio"),
+        ]),
         .executableTarget(
             name: "conditions",
             dependencies: [
                 "ConditionsCore",
-                "ConditionsServer",
                 "ConditionsKit",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -144,19 +163,11 @@ let package = Package(
         // MARK: Source modules (plugins)
         .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
         .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
-        // Subprocess: the `render` option runs a headless browser (own process group, output capped).
-        .target(name: "WSDOT", dependencies: [
-            "ConditionsKit", "ConditionsHTML",
-            .product(name: "Subprocess", package: "swift-subprocess"),
-            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
-        ], path: "Plugins/WSDOT/Sources"),
+        // ConditionsProcess: the `render` option runs a headless browser.
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources"),
         .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
-        // Subprocess: each URN runs the configured program (own process group, clean signal state, output capped).
-        .target(name: "Exec", dependencies: [
-            "ConditionsKit",
-            .product(name: "Subprocess", package: "swift-subprocess"),
-            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
-        ], path: "Plugins/Exec/Sources"),
+        // ConditionsProcess: each URN runs the configured program.
+        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
         // new-source: targets above this line
 
         // MARK: Tests
@@ -169,14 +180,18 @@ let package = Package(
         ], path: "Tests/Support/TestHarness"),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurlShims"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
+        .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
-            "conditions", "conditions-mcp", "ConditionsCore", "LoopbackServer", "TestHarness",
+            "conditions", "conditions-mcp", "conditions-serve", "ConditionsCore", "LoopbackServer", "TestHarness",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
+        // Calls LazyLibcurl's variadic functions from C, as FoundationNetworking does.
+        .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
+        .testTarget(name: "ConditionsMCPTests", dependencies: ["ConditionsMCP", "LazyLibcurlProbe"]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
-            "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
+            "conditions", "conditions-serve", "ConditionsServer", "ConditionsCore", "ConditionsKit", "LoopbackServer", "TestHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -188,7 +203,7 @@ let package = Package(
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests"),
-        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit"], path: "Plugins/Exec/Tests"),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
         // new-source: test targets above this line
     ],
     swiftLanguageModes: [.v6]

@@ -2,8 +2,9 @@
 """Measures `conditions mcp`: round trip of a `resolve` of three local URNs, and idle RSS.
 
 Usage: scripts/mcp-latency.py BINARY [CALLS]
-BINARY is conditions or conditions-mcp, preferably a release build
-(`swift build -c release --static-swift-stdlib`); run from the package root.
+BINARY is conditions or conditions-mcp, preferably a release build as `scripts/dev` makes it
+(its flags keep libcurl out of conditions-mcp's start-up); run from the package root.
+`conditions-bench --scenario 10` (scripts/dev bench) measures the same with targets.
 Raw JSON-RPC over pipes with no client library, so the round trip is the server's time plus
 two pipe hops (~0.1 ms). Prints JSON: median, p90 and max in ms; VmRSS after initialize and after the calls, VmHWM, in MiB.
 """

@@ -12,15 +12,38 @@ package final class MCPHandlers: Sendable {
     /// The longest URN accepted, in UTF-8 bytes: far beyond any real URN, far below what
     /// would make an error message or a log line unwieldy.
     package static let maximumURNBytes = 4096
+    /// Calls (`resolve`, `resources/read`) resolving at once: enough for an assistant's
+    /// parallel tool calls, few enough that a flood cannot start thousands of fetches.
+    package static let maximumConcurrentCalls = 8
+    /// Calls waiting for a turn; one more is refused at once with a "server busy" error.
+    /// (Both limits are also stated in `conditions mcp --help` and docs/mcp.md.)
+    package static let maximumWaitingCalls = 64
 
+    let limiter = CallLimiter(running: maximumConcurrentCalls, waiting: maximumWaitingCalls)
     let runtime: Runtime
-    let http: @Sendable (HTTPLimits) -> any HTTPClient
+    /// The result cache as the CLI uses it: an assistant asking again within a source's TTL
+    /// gets the stored answer, and the cache is shared with `conditions` reports.
+    let cache: Resolver.CachePolicy
+    /// Makes the HTTP client factory of one call (`HTTPClients.make`): identical requests
+    /// share one fetch within a call, as within one report, and never across calls, since
+    /// the factory keeps every response it coalesced for as long as it lives.
+    let httpClients: @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient
     private let initialized = Mutex(false)
 
-    /// Handlers answering from `runtime`, with `http` making each source's client.
-    package init(runtime: Runtime, http: @escaping @Sendable (HTTPLimits) -> any HTTPClient) {
+    /// Handlers answering from `runtime` through `cache`, with `httpClients` making each
+    /// call's HTTP client factory.
+    package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
+                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient) {
         self.runtime = runtime
-        self.http = http
+        self.cache = cache
+        self.httpClients = httpClients
+    }
+
+    /// A resolver for one call, at the current instant.
+    func resolver() -> Resolver {
+        var resolver = Resolver(runtime: runtime, now: Date(), pinned: false, http: httpClients())
+        resolver.cache = cache
+        return resolver
     }
 
     /// Records that the client has sent `initialize`.
@@ -97,7 +120,11 @@ package final class MCPHandlers: Sendable {
         case "resolve":
             switch Self.validateResolve(arguments) {
             case .failure(let message): return Self.toolError(message)
-            case .success(let urns): return await resolve(urns)
+            case .success(let urns):
+                switch await limited({ await self.resolve(urns) }) {
+                case .success(let result): return result
+                case .failure(let refusal): return CallTool.Result(content: [.text(text: refusal.message, annotations: nil, _meta: nil)], isError: true)
+                }
             }
         case "routes":
             if let message = Self.rejectArguments(arguments, tool: name) { return Self.toolError(message) }
@@ -181,12 +208,35 @@ package final class MCPHandlers: Sendable {
         }
     }
 
+    /// Why a call that resolves did not run.
+    package struct Refusal: Error {
+        /// For the model (tool calls) or the client (resource reads) to read.
+        package let message: String
+    }
+
+    /// Runs `work` once the limiter admits it, or says why it did not run.
+    func limited<T: Sendable>(_ work: @Sendable () async -> T) async -> Result<T, Refusal> {
+        switch await limiter.acquire() {
+        case .admitted:
+            let result = await work()
+            await limiter.release()
+            return .success(result)
+        case .refused:
+            return .failure(Refusal(message: """
+                Server busy: \(Self.maximumConcurrentCalls) calls are resolving and \(Self.maximumWaitingCalls) more are waiting, \
+                the most this server takes; retry once earlier calls have answered
+                """))
+        case .cancelled:
+            return .failure(Refusal(message: "Cancelled before it started: the call was waiting for a turn"))
+        }
+    }
+
     static func toolError(_ failure: ValidationFailure) -> CallTool.Result {
         CallTool.Result(content: [.text(text: "Invalid arguments: \(failure.message)", annotations: nil, _meta: nil)], isError: true)
     }
 
     func resolve(_ urns: [String]) async -> CallTool.Result {
-        let records = await Resolver(runtime: runtime, now: Date(), pinned: false, http: http).resolve(urns)
+        let records = await resolver().resolve(urns)
         var content: [Tool.Content] = records.map { .text(text: text(for: $0), annotations: nil, _meta: nil) }
         let results = records.map(\.json)
         content.append(.text(text: JSONValue.array(results).serialized(pretty: true), annotations: nil, _meta: nil))
@@ -291,7 +341,11 @@ package final class MCPHandlers: Sendable {
             let shown = uri.utf8.count > 200 ? String(uri.prefix(200)) + "…" : uri
             throw MCPError.invalidParams("Unknown resource \"\(shown)\"; resources/list names them (\(Self.reportURI), \(Self.urnPrefix)<urn>)")
         }
-        let records = await Resolver(runtime: runtime, now: Date(), pinned: false, http: http).resolve(urns)
+        let records: [ResultRecord]
+        switch await limited({ await self.resolver().resolve(urns) }) {
+        case .success(let resolved): records = resolved
+        case .failure(let refusal): throw MCPError.serverError(code: -32000, message: refusal.message)
+        }
         let text = records.isEmpty ? "The configuration has no report list." : records.map(text(for:)).joined(separator: "\n")
         return ReadResource.Result(contents: [
             .text(text, uri: uri, mimeType: "text/plain"),

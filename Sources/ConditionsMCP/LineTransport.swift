@@ -13,20 +13,32 @@ import MCP
 /// `maximumLineBytes` is skipped and answered with an error instead of being held in memory.
 /// Writes go through one serial queue, also off the pool, so a client that stops reading
 /// stalls only that queue.
+///
+/// Memory stays bounded whatever the client does. Messages are handed over on demand: the
+/// reading thread holds at most `queuedBytes` of lines the server has not taken (`LineQueue`)
+/// and then stops reading, so the client's writes block in the pipe. And while
+/// `maximumPendingWrites` replies wait to be written (a client that sends without reading
+/// its answers), no further message is taken, so replies cannot pile up either.
 package actor LineTransport: Transport {
     package nonisolated let logger: Logger
+    /// Replies allowed to wait for the output before input stops being taken.
+    package let maximumPendingWrites: Int
     private let reader: Reader
     private let writer: Writer
+    private let lines: LineQueue
     private var connected = false
-    private nonisolated let stream: AsyncThrowingStream<Data, Swift.Error>
+    private var pendingWrites = 0
+    private var waitingForOutput: [CheckedContinuation<Void, Never>] = []
 
     /// A transport over `input` and `output` (descriptors this process owns for its lifetime).
-    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, maximumLineBytes: Int = 16 << 20, logger: Logger) {
+    package init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO, maximumLineBytes: Int = 16 << 20,
+                 queuedBytes: Int = 1 << 20, maximumPendingWrites: Int = 64, logger: Logger) {
         self.logger = logger
-        let (stream, continuation) = AsyncThrowingStream<Data, Swift.Error>.makeStream()
-        self.stream = stream
+        self.maximumPendingWrites = maximumPendingWrites
+        let lines = LineQueue(budget: queuedBytes)
+        self.lines = lines
         writer = Writer(descriptor: output)
-        reader = Reader(descriptor: input, maximumLineBytes: maximumLineBytes, continuation: continuation, writer: writer, logger: logger)
+        reader = Reader(descriptor: input, maximumLineBytes: maximumLineBytes, lines: lines, writer: writer, logger: logger)
     }
 
     package func connect() async throws {
@@ -41,14 +53,38 @@ package actor LineTransport: Transport {
     /// ends or the process exits; nothing waits for it.
     package func disconnect() async {
         connected = false
-        reader.continuation.finish()
+        lines.finish()
+        resumeWaitingForOutput()
     }
 
     package func send(_ data: Data) async throws {
+        pendingWrites += 1
+        defer {
+            pendingWrites -= 1
+            if pendingWrites < maximumPendingWrites { resumeWaitingForOutput() }
+        }
         try await writer.write(data)
     }
 
-    package nonisolated func receive() -> AsyncThrowingStream<Data, Swift.Error> { stream }
+    /// The messages, each read when the server asks for it (the stream buffers nothing).
+    /// Every call returns a stream over the same input; the server calls it once.
+    package nonisolated func receive() -> AsyncThrowingStream<Data, Swift.Error> {
+        AsyncThrowingStream { await self.next() }
+    }
+
+    /// The next message once the output has room, nil at end of input.
+    private func next() async -> Data? {
+        while pendingWrites >= maximumPendingWrites, connected {
+            await withCheckedContinuation { waitingForOutput.append($0) }
+        }
+        return await lines.take()
+    }
+
+    private func resumeWaitingForOutput() {
+        let waiting = waitingForOutput
+        waitingForOutput.removeAll()
+        for continuation in waiting { continuation.resume() }
+    }
 
     /// Writes whole lines to the output descriptor on a serial queue of its own.
     final class Writer: Sendable {
@@ -87,18 +123,18 @@ package actor LineTransport: Transport {
         }
     }
 
-    /// Reads lines on its own thread and yields each non-empty one.
+    /// Reads lines on its own thread and queues each non-empty one, waiting for room.
     final class Reader: Sendable {
         let descriptor: Int32
         let maximumLineBytes: Int
-        let continuation: AsyncThrowingStream<Data, Swift.Error>.Continuation
+        let lines: LineQueue
         let writer: Writer
         let logger: Logger
 
-        init(descriptor: Int32, maximumLineBytes: Int, continuation: AsyncThrowingStream<Data, Swift.Error>.Continuation, writer: Writer, logger: Logger) {
+        init(descriptor: Int32, maximumLineBytes: Int, lines: LineQueue, writer: Writer, logger: Logger) {
             self.descriptor = descriptor
             self.maximumLineBytes = maximumLineBytes
-            self.continuation = continuation
+            self.lines = lines
             self.writer = writer
             self.logger = logger
         }
@@ -138,7 +174,7 @@ package actor LineTransport: Transport {
                 }
             }
             if !skipping, !pending.isEmpty { emit(pending) }
-            continuation.finish()
+            lines.finish()
         }
 
         private func emit(_ line: [UInt8]) {
@@ -146,7 +182,7 @@ package actor LineTransport: Transport {
             var bytes = line[...]
             if bytes.last == UInt8(ascii: "\r") { bytes = bytes.dropLast() }
             guard bytes.contains(where: { $0 != UInt8(ascii: " ") && $0 != UInt8(ascii: "\t") }) else { return }
-            continuation.yield(Data(bytes))
+            lines.put(Data(bytes))
         }
 
         /// Answers an over-long line itself: its id is somewhere in bytes no longer kept.

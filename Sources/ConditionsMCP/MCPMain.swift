@@ -3,7 +3,8 @@ import ConditionsKit
 import Foundation
 import Logging
 
-/// The `conditions-mcp` program: `[--config FILE] [--profile NAME] [-v…]`, then the server.
+/// The `conditions-mcp` program: `[--config FILE] [--profile NAME] [cache flags] [-v…]`, then
+/// the server.
 /// `conditions mcp` has already parsed these with the CLI's own options; this parse is only
 /// as strict as needed to run the same configuration.
 package enum MCPMain {
@@ -11,16 +12,26 @@ package enum MCPMain {
     package static func run(arguments: [String], environment: [String: String] = ProcessEnvironment.current()) async -> Int32 {
         var config: String?
         var profile: String?
+        var cacheDirectory: String?
+        var offline = false, refresh = false, noCache = false
         var verbosity = 0
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             switch argument {
-            case "--config", "--profile":
+            case "--config", "--profile", "--cache-dir":
                 guard index + 1 < arguments.count else { return usage("\(argument) needs a value") }
-                if argument == "--config" { config = arguments[index + 1] } else { profile = arguments[index + 1] }
+                let value = arguments[index + 1]
+                switch argument {
+                case "--config": config = value
+                case "--profile": profile = value
+                default: cacheDirectory = value
+                }
                 index += 2
                 continue
+            case "--offline": offline = true
+            case "--refresh": refresh = true
+            case "--no-cache": noCache = true
             case "-v", "--verbose": verbosity += 1
             case let flags where flags.hasPrefix("-") && !flags.hasPrefix("--") && flags.dropFirst().allSatisfy({ $0 == "v" }) && flags.count > 1:
                 verbosity += flags.count - 1
@@ -37,6 +48,7 @@ package enum MCPMain {
         }
         let logger = LogSetup.makeLogger(level: level)
         let runtime: Runtime
+        let cache: Resolver.CachePolicy
         do {
             let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
             let url = try ConfigFile.locate(explicit: config, environment: environment, currentDirectory: cwd)
@@ -45,14 +57,17 @@ package enum MCPMain {
             let configuration = try Configuration.load(file, profile: profileName)
             runtime = try Runtime(configuration, environment: environment, logger: logger)
             LogSetup.secrets.withLock { $0.formUnion(runtime.secrets) }
+            cache = try Resolver.CachePolicy(settings: configuration.cache, offline: offline, refresh: refresh, noCache: noCache,
+                                             directory: cacheDirectory, environment: environment)
         } catch {
-            for line in error.description.split(separator: "\n") {
+            for line in String(describing: error).split(separator: "\n") {
                 write("conditions: \(TerminalText.sanitized(LogSetup.redact(String(line)), oneLine: true))\n", to: .standardError)
             }
             return 2
         }
         do {
-            try await ConditionsMCPServer(runtime: runtime, http: HTTPClients.make(version: Version.current, logger: logger), logger: logger).run()
+            let httpClients = { @Sendable in HTTPClients.make(version: Version.current, logger: logger) }
+            try await ConditionsMCPServer(runtime: runtime, cache: cache, httpClients: httpClients, logger: logger).run()
             return 0
         } catch {
             write("conditions: mcp: \(TerminalText.sanitized(LogSetup.redact(String(describing: error)), oneLine: true))\n", to: .standardError)
@@ -61,7 +76,7 @@ package enum MCPMain {
     }
 
     private static func usage(_ message: String) -> Int32 {
-        write("conditions: mcp: \(message); usage: conditions mcp [--config file] [--profile name] [-v]\n", to: .standardError)
+        write("conditions: mcp: \(message); usage: conditions mcp [--config file] [--profile name] [--offline | --refresh | --no-cache] [--cache-dir dir] [-v]\n", to: .standardError)
         return 2
     }
 }

@@ -12,9 +12,11 @@ package struct ConditionsMCPServer: Sendable {
     let handlers: MCPHandlers
     let logger: Logger
 
-    /// A server answering from `runtime`, with `http` making each source's client.
-    package init(runtime: Runtime, http: @escaping @Sendable (HTTPLimits) -> any HTTPClient, logger: Logger) {
-        handlers = MCPHandlers(runtime: runtime, http: http)
+    /// A server answering from `runtime` through `cache`, with `httpClients` making each
+    /// call's HTTP client factory (`HTTPClients.make`).
+    package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
+                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, logger: Logger) {
+        handlers = MCPHandlers(runtime: runtime, cache: cache, httpClients: httpClients)
         self.logger = logger
     }
 

@@ -71,34 +71,39 @@ struct API: Sendable {
     }
 
     /// A JSON body with validators; `maxAge` nil means `no-store`.
-    func json(_ value: JSONValue, request: Request, status: HTTPResponse.Status = .ok, maxAge: Int? = 0, lastModified: Date? = nil) -> Response {
-        body(value.serialized() + "\n", contentType: "application/json", request: request, status: status, maxAge: maxAge, lastModified: lastModified)
+    func json(_ value: JSONValue, request: Request, status: HTTPResponse.Status = .ok, maxAge: Int? = 0, lastModified: String? = nil) -> Response {
+        let bytes = Array((value.serialized() + "\n").utf8)
+        return body(ByteBuffer(bytes: bytes), etag: HTTPCaching.etag(bytes), contentType: "application/json", request: request,
+                    status: status, maxAge: maxAge, lastModified: lastModified)
     }
 
-    func body(_ text: String, contentType: String, request: Request, status: HTTPResponse.Status, maxAge: Int?, lastModified: Date?) -> Response {
-        let bytes = Array(text.utf8)
+    /// A body with its validators: `ETag` and `Last-Modified` on 200 (and `If-None-Match`
+    /// answered 304), `Cache-Control` from `maxAge` (nil: `no-store`).
+    func body(_ buffer: ByteBuffer, etag: String, contentType: String, request: Request, status: HTTPResponse.Status,
+              maxAge: Int?, lastModified: String?) -> Response {
         var headers: HTTPFields = [.contentType: contentType]
+        headers.reserveCapacity(5)
         headers[.cacheControl] = maxAge.map { "max-age=\($0)" } ?? "no-store"
         if status == .ok {
-            let etag = HTTPCaching.etag(bytes)
             headers[.eTag] = etag
-            if let lastModified { headers[.lastModified] = HTTPCaching.httpDate(lastModified) }
+            if let lastModified { headers[.lastModified] = lastModified }
             if let condition = request.headers[.ifNoneMatch], HTTPCaching.matches(ifNoneMatch: condition, etag: etag) {
                 return Response(status: .notModified, headers: headers)
             }
         }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: bytes)))
+        return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
     }
 
-    /// `GET /v1/urn/{urn}`: one result object, its status by error kind.
+    /// `GET /v1/urn/{urn}`: one result object, its status by error kind. The body and its
+    /// validators were made once, when the result was resolved.
     func single(_ request: Request) async -> Response {
         let raw = request.uri.path.dropFirst("/v1/urn/".count)
-        let urn = String(raw).removingPercentEncoding ?? String(raw)
+        // Foundation's `contains` on strings goes through CFString; a byte search does not.
+        let urn = raw.utf8.contains(UInt8(ascii: "%")) ? String(raw).removingPercentEncoding ?? String(raw) : String(raw)
         let answer = await server.coordinator.resolve(urn)
         let status = Self.status(for: answer.record)
-        var lastModified: Date?
-        if case .success(_, _, let fetchedAt, _, _) = answer.record.outcome { lastModified = fetchedAt }
-        return json(answer.record.json, request: request, status: status, maxAge: status == .ok ? answer.maxAge : nil, lastModified: lastModified)
+        return body(answer.rendered.line, etag: answer.rendered.etag, contentType: "application/json", request: request, status: status,
+                    maxAge: status == .ok ? answer.maxAge : nil, lastModified: answer.rendered.lastModified)
     }
 
     /// `/v1/resolve`: every answer in the order asked; fresh for as long as the least fresh one.
@@ -106,15 +111,28 @@ struct API: Sendable {
         let answers = await server.coordinator.resolve(urns)
         let failed = answers.contains { $0.record.failed }
         let maxAge = failed ? nil : answers.map(\.maxAge).min()
-        let lastModified = answers.compactMap { answer -> Date? in
+        let lastModified = failed ? nil : answers.compactMap { answer -> Date? in
             if case .success(_, _, let fetchedAt, _, _) = answer.record.outcome { return fetchedAt }
             return nil
-        }.max()
-        if request.headers[.accept]?.contains("application/x-ndjson") == true {
-            let text = answers.map { $0.record.json.serialized() + "\n" }.joined()
-            return body(text, contentType: "application/x-ndjson", request: request, status: .ok, maxAge: maxAge, lastModified: failed ? nil : lastModified)
+        }.max().map(HTTPCaching.httpDate)
+        // Each answer's line is already serialized: NDJSON is their concatenation, and the
+        // array the same lines between brackets and commas.
+        var buffer = ByteBuffer()
+        buffer.reserveCapacity(answers.reduce(2) { $0 + $1.rendered.line.readableBytes })
+        let ndjson = request.headers[.accept]?.contains("application/x-ndjson") == true
+        if !ndjson { buffer.writeInteger(UInt8(ascii: "[")) }
+        for (index, answer) in answers.enumerated() {
+            var line = answer.rendered.line
+            if !ndjson {
+                if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
+                line.moveWriterIndex(to: line.writerIndex - 1)  // the newline
+            }
+            buffer.writeImmutableBuffer(line)
         }
-        return json(.array(answers.map(\.record.json)), request: request, maxAge: maxAge, lastModified: failed ? nil : lastModified)
+        if !ndjson { buffer.writeString("]\n") }
+        let etag = buffer.withUnsafeReadableBytes { HTTPCaching.etag($0) }
+        return body(buffer, etag: etag, contentType: ndjson ? "application/x-ndjson" : "application/json", request: request, status: .ok,
+                    maxAge: maxAge, lastModified: lastModified)
     }
 
     /// The URNs of `?urn=a&urn=b`.

@@ -29,7 +29,7 @@ package struct ConditionsServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, logger: logger, metrics: metrics)
+        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics)
         self.coordinator = coordinator
         self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
     }
@@ -82,6 +82,10 @@ package struct ConditionsServer: Sendable {
             return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
         }
         router.get("/v1/events") { request, _ in try api.stream(request) }
+        router.get("/v1/openapi.json") { request, _ in
+            api.body(ByteBuffer(bytes: OpenAPIDocument.bytes), etag: OpenAPIDocument.etag, contentType: "application/json", request: request,
+                     status: .ok, maxAge: 0, lastModified: nil)
+        }
         Dashboard.addRoutes(to: router, server: self)
         return router
     }

@@ -98,7 +98,7 @@ struct FrontMiddleware: RouterMiddleware {
     static func endpoint(_ path: String) -> String {
         if path.hasPrefix("/v1/urn/") { return "/v1/urn" }
         switch path {
-        case "/v1/resolve", "/v1/routes", "/v1/sources", "/v1/events", "/healthz", "/readyz", "/metrics", "/", "/card": return path
+        case "/v1/resolve", "/v1/routes", "/v1/sources", "/v1/events", "/v1/openapi.json", "/healthz", "/readyz", "/metrics", "/", "/card": return path
         case "/assets/dashboard.css", "/assets/dashboard.js": return "/assets"
         default: return "other"
         }

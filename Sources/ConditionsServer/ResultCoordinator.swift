@@ -2,39 +2,56 @@ import ConditionsCore
 import ConditionsKit
 import Foundation
 import Logging
+import NIOCore
 import Synchronization
 
 /// The one resolver every client shares: a URN being resolved is resolved once however many
 /// clients ask meanwhile, and a fresh result is answered from memory until its TTL runs out.
+/// Memory holds fresh results only (errors and stale answers are answered and forgotten),
+/// within `MemoryCache.Limits`. A local source's result (TTL 0) is reused only until the wall
+/// clock's second changes: its `fetchedAt` has one-second resolution, so a result computed
+/// again within the same second would say the same (docs/server.md).
 package final class ResultCoordinator: Sendable {
     /// A record with what HTTP caching needs to know about it.
     package struct Answer: Sendable {
-        /// The record, exactly as the CLI would print it.
-        package let record: ResultRecord
+        /// The record and its serialized form.
+        package let rendered: RenderedResult
         /// Seconds the answer stays fresh; 0 for errors, stale answers and local sources.
         package let maxAge: Int
+        /// The record, exactly as the CLI would print it.
+        package var record: ResultRecord { rendered.record }
     }
 
-    private enum Slot: Sendable {
-        case resolving(Task<Answer, Never>)
-        case fresh(Answer, expires: ContinuousClock.Instant)
+    private struct State {
+        var cache: MemoryCache<RenderedResult>
+        var resolving: [String: Task<Answer, Never>] = [:]
+        /// Local results of the current wall-clock second, forgotten when it changes.
+        var local = LocalSecond()
+    }
+
+    /// The results of local sources computed during one whole second of the wall clock.
+    private struct LocalSecond {
+        var second = Int.min
+        var answers: [String: RenderedResult] = [:]
+        /// More distinct local URNs than this within one second are resolved, not kept.
+        static let limit = 1024
     }
 
     private let runtime: Runtime
     private let cachePolicy: Resolver.CachePolicy
     private let logger: Logger
     private let metrics: ServerMetrics
-    private let slots = Mutex<[String: Slot]>([:])
-    /// Beyond this many remembered URNs, expired entries are swept before adding one, so
-    /// clients asking for ever new URNs cannot grow memory without bound.
-    private static let sweepThreshold = 4096
+    private let state: Mutex<State>
 
-    /// A coordinator over `runtime`, using `cachePolicy`'s on-disk cache behind its memory.
-    package init(runtime: Runtime, cachePolicy: Resolver.CachePolicy, logger: Logger, metrics: ServerMetrics) {
+    /// A coordinator over `runtime`, using `cachePolicy`'s on-disk cache behind its memory,
+    /// which keeps at most `limits`.
+    package init(runtime: Runtime, cachePolicy: Resolver.CachePolicy, limits: MemoryCacheLimits = .standard,
+                 logger: Logger, metrics: ServerMetrics) {
         self.runtime = runtime
         self.cachePolicy = cachePolicy
         self.logger = logger
         self.metrics = metrics
+        state = Mutex(State(cache: MemoryCache(limits: limits)))
     }
 
     /// Resolves the URNs concurrently; answers in the order asked.
@@ -55,24 +72,30 @@ package final class ResultCoordinator: Sendable {
     /// One URN: from memory while fresh, joining a resolution in flight, or resolving it.
     package func resolve(_ urn: String) async -> Answer {
         let now = ContinuousClock.now
+        let second = Self.wholeSecond(Date())
         enum Step: Sendable { case answer(Answer), join(Task<Answer, Never>) }
-        let step: Step = slots.withLock { slots in
-            switch slots[urn] {
-            case .fresh(let answer, let expires) where expires > now:
+        let step: Step = state.withLock { state in
+            if state.local.second != second {
+                if !state.local.answers.isEmpty { state.local = LocalSecond() }
+            } else if let rendered = state.local.answers[urn] {
                 metrics.cacheHits.increment()
-                return .answer(Answer(record: answer.record, maxAge: max(0, Int((expires - now) / .seconds(1)))))
-            case .resolving(let task):
+                return .answer(Answer(rendered: rendered, maxAge: 0))
+            }
+            let evictions = state.cache.evictions
+            let hit = state.cache.value(for: urn, now: now)
+            if state.cache.evictions != evictions { report(state.cache, evictedSince: evictions) }
+            if let hit {
+                metrics.cacheHits.increment()
+                return .answer(Answer(rendered: hit.value, maxAge: max(0, Int((hit.expires - now) / .seconds(1)))))
+            }
+            if let task = state.resolving[urn] {
                 metrics.coalesced.increment()
                 return .join(task)
-            default:
-                metrics.cacheMisses.increment()
-                if slots.count >= Self.sweepThreshold {
-                    slots = slots.filter { if case .fresh(_, let expires) = $0.value { expires > now } else { true } }
-                }
-                let task = Task { await self.resolveNow(urn) }
-                slots[urn] = .resolving(task)
-                return .join(task)
             }
+            metrics.cacheMisses.increment()
+            let task = Task { await self.resolveNow(urn) }
+            state.resolving[urn] = task
+            return .join(task)
         }
         switch step {
         case .answer(let answer): return answer
@@ -100,15 +123,36 @@ package final class ResultCoordinator: Sendable {
             if staleAge != nil { metrics.staleAnswers.increment() }
             if ttl > 0, staleAge == nil, now.timeIntervalSince(fetchedAt) < 1 { metrics.upstreamFetch(source: source) }
         }
-        let answer = Answer(record: record, maxAge: maxAge)
-        slots.withLock { slots in
-            if maxAge > 0 {
-                slots[urn] = .fresh(answer, expires: .now + .seconds(maxAge))
-            } else {
-                slots[urn] = nil
+        let answer = Answer(rendered: RenderedResult(record), maxAge: maxAge)
+        let instant = ContinuousClock.now
+        var local = false
+        if ttl == 0, case .success(_, _, _, _, nil) = record.outcome { local = true }
+        let second = Self.wholeSecond(now)
+        state.withLock { state in
+            state.resolving[urn] = nil
+            if local, second >= state.local.second {
+                if second > state.local.second { state.local = LocalSecond(second: second) }
+                if state.local.answers.count < LocalSecond.limit { state.local.answers[urn] = answer.rendered }
             }
+            let evictions = state.cache.evictions
+            if maxAge > 0 {
+                state.cache.insert(answer.rendered, for: urn, bytes: answer.rendered.memoryCost, expires: instant + .seconds(maxAge), now: instant)
+            } else {
+                state.cache.remove(urn)
+            }
+            report(state.cache, evictedSince: evictions)
         }
         return answer
+    }
+
+    private func report(_ cache: MemoryCache<RenderedResult>, evictedSince before: Int) {
+        metrics.memoryCacheEntries.set(to: Double(cache.count))
+        metrics.memoryCacheBytes.set(to: Double(cache.bytes))
+        if cache.evictions > before { metrics.memoryCacheEvictions.increment(by: Int64(cache.evictions - before)) }
+    }
+
+    private static func wholeSecond(_ date: Date) -> Int {
+        Int(date.timeIntervalSince1970.rounded(.down))
     }
 
     /// The TTL of the instance answering `urn`; 0 when none does (the record says why).
@@ -116,4 +160,34 @@ package final class ResultCoordinator: Sendable {
         guard let parsed = try? URN(urn), let match = try? runtime.router.match(parsed) else { return 0 }
         return match.handler.ttl
     }
+}
+
+/// A record serialized once, with its validators, so a cached answer costs no serializing or
+/// hashing per request (docs/performance.md, scenario 9).
+package final class RenderedResult: Sendable {
+    /// The record, exactly as the CLI would print it.
+    package let record: ResultRecord
+    /// Its JSON object on one line, with a final newline: the body of `/v1/urn/{urn}` and a
+    /// line of NDJSON.
+    let line: ByteBuffer
+    /// The strong ETag of `line`.
+    let etag: String
+    /// `fetchedAt` as an HTTP date, for results.
+    let lastModified: String?
+
+    init(_ record: ResultRecord) {
+        self.record = record
+        let bytes = Array((record.json.serialized() + "\n").utf8)
+        line = ByteBuffer(bytes: bytes)
+        etag = HTTPCaching.etag(bytes)
+        if case .success(_, _, let fetchedAt, _, _) = record.outcome {
+            lastModified = HTTPCaching.httpDate(fetchedAt)
+        } else {
+            lastModified = nil
+        }
+    }
+
+    /// What keeping it costs, roughly: the serialized line and the record's values, which take
+    /// about as much again.
+    var memoryCost: Int { 2 * line.readableBytes + 256 }
 }

@@ -14,7 +14,18 @@ package final class ServerMetrics: Sendable {
     let coalesced: Prometheus.Counter
     let inFlight: Prometheus.Gauge
     let sseClients: Prometheus.Gauge
+    let memoryCacheEntries: Prometheus.Gauge
+    let memoryCacheBytes: Prometheus.Gauge
+    let memoryCacheEvictions: Prometheus.Counter
     private let latency: DurationHistogram
+    /// The request counters already made, by endpoint and status: the registry validates the
+    /// name and labels and searches its families on every `makeCounter`, too much per request.
+    private let requestCounters = Mutex<[RequestKey: Prometheus.Counter]>([:])
+
+    private struct RequestKey: Hashable {
+        let endpoint: String
+        let status: Int
+    }
 
     /// Fresh metrics in a registry of their own.
     package init() {
@@ -24,6 +35,10 @@ package final class ServerMetrics: Sendable {
         coalesced = registry.makeCounter(name: "conditions_coalesced_requests_total", help: "Requests that joined a resolution already in flight.")
         inFlight = registry.makeGauge(name: "conditions_inflight_resolutions", help: "Resolutions in flight.")
         sseClients = registry.makeGauge(name: "conditions_sse_clients", help: "Connected Server-Sent Events clients.")
+        memoryCacheEntries = registry.makeGauge(name: "conditions_memory_cache_entries", help: "Fresh results held in the server's memory.")
+        memoryCacheBytes = registry.makeGauge(name: "conditions_memory_cache_bytes", help: "Estimated bytes of the results held in memory.")
+        memoryCacheEvictions = registry.makeCounter(name: "conditions_memory_cache_evictions_total",
+                                                    help: "Results dropped from memory: expired, or least recently used beyond the limits.")
         latency = registry.makeDurationHistogram(name: "conditions_http_request_duration_seconds",
                                                  buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
                                                            .milliseconds(500), .seconds(1), .seconds(5), .seconds(30)],
@@ -32,8 +47,15 @@ package final class ServerMetrics: Sendable {
 
     /// Counts one answered request.
     func request(endpoint: String, status: Int, duration: Duration) {
-        registry.makeCounter(name: "conditions_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
-                             help: "HTTP requests by endpoint and status.").increment()
+        let key = RequestKey(endpoint: endpoint, status: status)
+        let counter = requestCounters.withLock { counters in
+            if let counter = counters[key] { return counter }
+            let counter = registry.makeCounter(name: "conditions_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
+                                               help: "HTTP requests by endpoint and status.")
+            counters[key] = counter
+            return counter
+        }
+        counter.increment()
         latency.record(duration)
     }
 

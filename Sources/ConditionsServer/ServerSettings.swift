@@ -14,6 +14,8 @@ package struct ServerSettings: Sendable {
     package var shutdownGrace: Duration = .seconds(10)
     /// A connection idle this long is closed (slow or idle clients).
     package var idleTimeout: Duration = .seconds(30)
+    /// How many fresh results the server keeps in memory.
+    package var memoryCache = MemoryCacheLimits.standard
 
     /// At most this many URNs in one `/v1/resolve` request.
     package static let maximumURNs = 100
@@ -50,6 +52,9 @@ package struct ServerSettings: Sendable {
             }
             warning = "warning: --no-auth: anyone who can reach \(address) can use this server"
         }
-        return (ServerSettings(listen: address, token: chosenToken, cors: expanded.cors), warning)
+        var settings = ServerSettings(listen: address, token: chosenToken, cors: expanded.cors)
+        settings.memoryCache = MemoryCacheLimits(entries: expanded.cacheEntries ?? MemoryCacheLimits.standard.entries,
+                                                 bytes: expanded.cacheBytes ?? MemoryCacheLimits.standard.bytes)
+        return (settings, warning)
     }
 }

@@ -12,9 +12,11 @@ struct BenchCommand: AsyncParsableCommand {
         Scenarios: 1 local answer vs --version; 2 fan-out of 15 pages at the latency, and a \
         second host; 3 API mode request count; 4 parsing throughput and allocations; 5 a \
         1,000-URN report; 6 a warm-cache report; 7 100,000 URNs on stdin, streamed; 8 pages rendered \
-        by chromium-headless-shell beside plain HTML; 11 the dashboard page of conditions serve (wrk, \
-        page weight, first paint in headless Chromium). Exit status 1 \
-        when any target is missed.
+        by chromium-headless-shell beside plain HTML; 9 conditions serve under wrk beside nginx, \
+        1,000 event streams, 1,000 cold clients (needs nginx-light and wrk); 10 conditions-mcp: \
+        resolve latency and idle RSS after start-up and after 300 calls; 11 the dashboard page of \
+        conditions serve (wrk, page weight, first paint in headless Chromium). Exit status 1 when \
+        any target is missed.
         """)
 
     @Option(help: "Measured runs per figure (default: 15 for fast scenarios, 5–7 for slow ones).")
@@ -23,7 +25,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Latency of each loopback response, in milliseconds.")
     var latency: Int = 200
 
-    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–8, 11); repeat for several.")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–11); repeat for several.")
     var scenarios: [Int] = []
 
     @Flag(help: "Print the machine and every figure as JSON instead of the table.")
@@ -32,10 +34,13 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The conditions binary (default: next to this one).", valueName: "path"))
     var binary: String?
 
+    /// Every scenario, in the order they run.
+    static let all = Array(1...11)
+
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
-        if let bad = scenarios.first(where: { !((1...8).contains($0) || $0 == 11) }) { throw ValidationError("no scenario \(bad); scenarios are 1–8 and 11") }
+        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–11") }
     }
 
     func run() async throws {
@@ -54,7 +59,7 @@ struct BenchCommand: AsyncParsableCommand {
         if !json { print(machine.lines.joined(separator: "\n") + "\n") }
 
         var figures: [Figure] = []
-        for scenario in scenarios.isEmpty ? Array(1...8) + [11] : scenarios.sorted() {
+        for scenario in scenarios.isEmpty ? Self.all : scenarios.sorted() {
             if !json { FileHandle.standardError.write(Data("running scenario \(scenario)…\n".utf8)) }
             do {
                 switch scenario {
@@ -65,8 +70,11 @@ struct BenchCommand: AsyncParsableCommand {
                 case 5: figures += try await Scale.run(bench)
                 case 6: figures += try await WarmCache.run(bench)
                 case 7: figures += try await Streaming.run(bench)
+                case 8: figures += try await Rendering.run(bench)
+                case 9: figures += try await ServerLoad.run(bench)
+                case 10: figures += try await MCPServer.run(bench)
                 case 11: figures += try await DashboardPage.run(bench)
-                default: figures += try await Rendering.run(bench)
+                default: break // validate() admits only the scenarios above
                 }
             } catch {
                 if let failed = error as? Bench.Failed, !failed.detail.isEmpty {

@@ -23,11 +23,12 @@ final class Workspace: Sendable {
 
     /// Writes `sources.json` for the given instances and routes; returns its path.
     /// Every config also has the shipped Astronomy instance, as the shipped `sources.json` does.
-    func config(_ name: String, sources: String, routes: String) throws -> String {
+    /// `extra`: more top-level members, e.g. `, "cache": {"enabled": false}`.
+    func config(_ name: String, sources: String, routes: String, extra: String = "") throws -> String {
         let text = """
         {"location": {"name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles"},
          "sources": {\(sources.isEmpty ? "" : sources + ", ")"astronomy": {"module": "Astronomy"}},
-         "routes": {\(routes)}}
+         "routes": {\(routes)}\(extra)}
         """
         let folder = try self.folder(name)
         let path = folder.appendingPathComponent("sources.json").path

@@ -195,6 +195,21 @@ import Testing
         #expect(run.stderr.contains("longer than 16 MiB was skipped"))
     }
 
+    /// Each example in `conditions mcp --help` runs: it starts, serves an empty input, exits 0.
+    @Test func helpExamplesRun() async throws {
+        let help = try await CLI.run(["mcp", "--help"])
+        #expect(help.status == 0)
+        #expect(help.stdout.contains("--no-cache") && help.stdout.contains("--cache-dir"))
+        let examples = help.stdoutLines.map { $0.trimmingCharacters(in: .whitespaces) }.filter { $0.hasPrefix("conditions mcp") }
+        try #require(examples.count == 3, "\(help.stdout)")
+        for example in examples {
+            let arguments = example.split(separator: " ").dropFirst().map(String.init)
+            let run = try await CLI.run(arguments, stdin: "")
+            #expect(run.status == 0, "\(example): \(run.stderr)")
+            #expect(run.stdout.isEmpty)
+        }
+    }
+
     /// Every stdout line parsed: replies by numeric id, the rest (parse errors) apart.
     static func replies(_ run: CLI.Output) throws -> ([Int: [String: Any]], [[String: Any]]) {
         var replies: [Int: [String: Any]] = [:]

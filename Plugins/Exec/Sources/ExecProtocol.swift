@@ -1,4 +1,5 @@
 import ConditionsKit
+import ConditionsProcess
 import Foundation
 
 /// The wire format between the host and a program, and what each way a run can end means
@@ -29,7 +30,7 @@ enum ExecProtocol {
     }
 
     /// The URN's result, or the error that fails it.
-    static func result(of outcome: ChildProcess.Outcome, program: String, timeout: Double, maxOutputBytes: Int) throws -> SourceResult {
+    static func result(of outcome: SupervisedProcess.Outcome, program: String, timeout: Double, maxOutputBytes: Int) throws -> SourceResult {
         let stderr = stderrSuffix(outcome)
         switch outcome.ending {
         case .cancelled:
@@ -39,7 +40,7 @@ enum ExecProtocol {
         case .outputTooLarge:
             throw ConditionsError.badResponse("\(program) printed more than \(maxOutputBytes) bytes\(stderr)")
         case .signaled(let signal):
-            throw ConditionsError.upstream("\(program) was killed by signal \(signal)\(signalName(signal).map { " (\($0))" } ?? "")\(stderr)")
+            throw ConditionsError.upstream("\(program) was killed by signal \(signal)\(SignalName.of(signal).map { " (\($0))" } ?? "")\(stderr)")
         case .exited(let status) where status != 0:
             // A program may report its error properly and still exit non-zero; its own
             // words are better than "exited with status 1".
@@ -97,7 +98,7 @@ enum ExecProtocol {
     }
 
     /// `; stderr: …` with the tail of stderr on one line, or nothing when it was empty.
-    static func stderrSuffix(_ outcome: ChildProcess.Outcome) -> String {
+    static func stderrSuffix(_ outcome: SupervisedProcess.Outcome) -> String {
         let text = oneLine(String(decoding: outcome.stderrTail, as: UTF8.self))
         guard !text.isEmpty else { return "" }
         return "; stderr: \(outcome.stderrTruncated ? "…" : "")\(text)"
@@ -114,16 +115,6 @@ enum ExecProtocol {
 
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
-    }
-
-    static func signalName(_ signal: Int32) -> String? {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
-            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGUSR1: "SIGUSR1",
-            SIGSEGV: "SIGSEGV", SIGUSR2: "SIGUSR2", SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM",
-            SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ", SIGSYS: "SIGSYS",
-        ]
-        return names[signal]
     }
 }
 

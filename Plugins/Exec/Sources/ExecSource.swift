@@ -1,4 +1,5 @@
 import ConditionsKit
+import ConditionsProcess
 import Foundation
 
 /// Answers URNs by running a program of your own, in any language: one run per URN, a JSON
@@ -26,7 +27,11 @@ public struct ExecSource: ConditionsSource {
     public let routes: [RoutePattern]
     public let examples: [String]
 
-    let process: ChildProcess
+    let process: SupervisedProcess
+    /// Seconds from spawn until the program is terminated (SIGTERM, SIGKILL a second later).
+    let timeout: Double
+    /// More stdout than this ends the program.
+    let maxOutputBytes: Int
     /// The `options` option, passed through to the program in every request.
     let programOptions: JSONObject
     /// How errors name the program: the command as configured.
@@ -35,6 +40,8 @@ public struct ExecSource: ConditionsSource {
     /// The names copied from the host's environment; everything else the program gets
     /// must be given in the `environment` option, so secrets stay out unless passed.
     static let inheritedVariables = ["PATH", "HOME", "LANG", "TZ"]
+    /// How much of the end of stderr is kept for error messages.
+    static let stderrTailBytes = 2048
 
     public init(configuration: SourceConfiguration) throws {
         try self.init(configuration: configuration, hostEnvironment: ProcessInfo.processInfo.environment)
@@ -85,20 +92,26 @@ public struct ExecSource: ConditionsSource {
                                                    searchPath: hostEnvironment["PATH"])
         let fullCommand = command.joined(separator: " ")
         displayName = fullCommand.count <= 80 ? fullCommand : fullCommand.prefix(79) + "…"
-        process = ChildProcess(executable: executable, arguments: command, environment: environment,
-                               workingDirectory: configuration.configDirectory.path,
-                               timeout: timeout, maxOutputBytes: maxOutputBytes)
+        self.timeout = timeout
+        self.maxOutputBytes = maxOutputBytes
+        process = SupervisedProcess(
+            program: executable, argv0: command[0], arguments: Array(command.dropFirst()), environment: .exactly(environment),
+            workingDirectory: configuration.configDirectory.path,
+            output: .collect(limit: maxOutputBytes, stderrTail: Self.stderrTailBytes),
+            timeout: .milliseconds(Int64((timeout * 1000).rounded())), onTimeout: .terminate(grace: .seconds(1)),
+            // Nothing the program started may outlive its answer or hold its pipes open.
+            leftovers: .kill)
     }
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let request = ExecProtocol.request(location: location, context: context, options: programOptions)
         let started = ContinuousClock.now
-        let outcome: ChildProcess.Outcome
+        let outcome: SupervisedProcess.Outcome
         do { outcome = try await process.run(input: request) } catch {
-            throw ConditionsError.upstream("cannot run \(displayName): \(error.step) failed: \(error.reason)")
+            throw ConditionsError.upstream("cannot run \(displayName): \(error)")
         }
         context.logger.debug("\(displayName) for \(location.urn): \(outcome.ending) after \(ContinuousClock.now - started), \(outcome.stdout.count) bytes")
-        return try ExecProtocol.result(of: outcome, program: displayName, timeout: process.timeout, maxOutputBytes: process.maxOutputBytes)
+        return try ExecProtocol.result(of: outcome, program: displayName, timeout: timeout, maxOutputBytes: maxOutputBytes)
     }
 
     /// A route pattern from the options, which must start with a literal scheme: an Exec

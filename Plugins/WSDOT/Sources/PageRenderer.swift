@@ -1,15 +1,10 @@
 import ConditionsKit
 import Foundation
 import Synchronization
-// scripts/fuzz compiles this module from its sources without the package's dependencies; it
-// gets a build whose `render` fails in one line (see the end of this file).
-#if canImport(Subprocess)
-import Subprocess
-#if canImport(System)
-import System
-#else
-import SystemPackage
-#endif
+// scripts/fuzz compiles this module from its sources without the process toolkit; it gets a
+// build whose `render` fails in one line (see the end of this file).
+#if canImport(ConditionsProcess)
+import ConditionsProcess
 #endif
 
 /// The `render` option: a program that prints the DOM of a page after its scripts ran, given
@@ -97,7 +92,7 @@ struct PageRenderer: Sendable {
 
 }
 
-#if canImport(Subprocess)
+#if canImport(ConditionsProcess)
 extension PageRenderer {
     /// The rendered DOM of `url` as an HTML response, or an error of one line: the program
     /// missing, exiting non-zero, killed by a signal, printing nothing or too much, or timing out.
@@ -118,7 +113,7 @@ extension PageRenderer {
         case .exited(let code):
             throw ConditionsError.upstream("\(what): the program exited with status \(code)")
         case .signalled(let signal):
-            throw ConditionsError.upstream("\(what): the program was killed by \(Self.signalName(signal))")
+            throw ConditionsError.upstream("\(what): the program was killed by \(SignalName.describe(signal))")
         case .tooLarge:
             throw ConditionsError.badResponse("\(what): the page is larger than maxBodyBytes (\(limits.maxBodyBytes) bytes); the program was stopped")
         case .timedOut:
@@ -130,15 +125,6 @@ extension PageRenderer {
         case .cancelled:
             throw CancellationError()
         }
-    }
-
-    /// `SIGSEGV` rather than a number: signal numbers differ between platforms.
-    static func signalName(_ signal: Int32) -> String {
-        let names: [Int32: String] = [
-            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP", SIGABRT: "SIGABRT",
-            SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV", SIGPIPE: "SIGPIPE", SIGTERM: "SIGTERM",
-        ]
-        return names[signal] ?? "signal \(signal)"
     }
 
     /// `30`, `0.5`: seconds as messages print them.
@@ -161,133 +147,35 @@ extension PageRenderer {
     /// Runs `argv` with stdout read up to `maxBytes`, stdin empty and stderr discarded (Chromium
     /// is chatty there, and nothing in it is the page).
     static func run(_ argv: [String], timeout: Duration, maxBytes: Int) async -> Outcome {
-        let program = argv[0]
-        let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
-        var options = PlatformOptions()
-        // 0: the child leads a new group whose ID is its PID, so `kill(-pid, …)` reaches its helpers.
-        options.processGroupID = 0
-        // When the body throws or the task is cancelled: SIGTERM to the group, SIGKILL 1 s later.
-        options.teardownSequence = [.send(signal: .terminate, toProcessGroup: true, allowedDurationToNextStep: .seconds(1))]
-        let run = RenderRun()
-
-        return await withTaskGroup(of: RenderTaskResult.self) { group in
-            group.addTask { [options] in
-                do {
-                    let result = try await Subprocess.run(
-                        executable,
-                        arguments: Arguments(Array(argv.dropFirst())),
-                        environment: .inherit,
-                        platformOptions: options,
-                        input: .none,
-                        output: .sequence,
-                        error: .discarded
-                    ) { execution in
-                        run.started(execution.processIdentifier.value)
-                        var collected = Data()
-                        for try await chunk in execution.standardOutput {
-                            guard collected.count + chunk.count <= maxBytes else {
-                                run.overflowed()
-                                throw RenderOverflow()
-                            }
-                            chunk.withUnsafeBytes { collected.append(contentsOf: $0) }
-                        }
-                        return collected
-                    }
-                    run.finished()
-                    return .finished(.success((result.terminationStatus, result.closureResult)))
-                } catch {
-                    run.finished()
-                    return .finished(.failure(error))
-                }
+        let process = SupervisedProcess(
+            program: argv[0], arguments: Array(argv.dropFirst()), output: .collect(limit: maxBytes, stderrTail: 0), timeout: timeout,
+            // No SIGTERM first, unlike a `watch` hook: a late page is thrown away, so the
+            // browser has nothing to finish, and a browser shutting down politely can take
+            // seconds the caller is already owed.
+            onTimeout: .kill,
+            // Helpers the browser forked die with it, so no renderer outlives its page.
+            leftovers: .kill)
+        do {
+            let run = try await process.run()
+            switch run.ending {
+            case .exited(0): return .page(run.stdout)
+            case .exited(let code): return .exited(Int(code))
+            case .signaled(let signal): return .signalled(signal)
+            case .timedOut: return .timedOut
+            case .outputTooLarge: return .tooLarge
+            case .cancelled: return .cancelled
             }
-            group.addTask {
-                do { try await Task.sleep(for: timeout) } catch { return .timer }
-                run.timeOut()
-                return .timer
-            }
-
-            var finished: Result<(TerminationStatus, Data), any Error>?
-            for await result in group {
-                guard case .finished(let outcome) = result else { continue }
-                finished = outcome
-                group.cancelAll()
-            }
-            // Helpers the program left behind die with it. The group's ID was the program's PID,
-            // just reaped; Linux hands PIDs out in sequence, so it is not someone else's yet.
-            run.killLeftovers()
-            if run.wasTimedOut { return .timedOut }
-            if Task.isCancelled { return .cancelled }
-            if run.didOverflow { return .tooLarge }
-            switch finished {
-            case .success((.exited(let code), let data))?:
-                return code == 0 ? .page(data) : .exited(Int(code))
-            case .success((.signaled(let signal), _))?:
-                return .signalled(Int32(signal))
-            case .failure(let error as SubprocessError)? where error.code == .executableNotFound:
-                return .notFound
-            case .failure(let error)? where error is CancellationError:
-                return .cancelled
-            case .failure(let error)?:
-                return .cannotRun("\(error)")
-            case nil:
-                return .cancelled
-            }
-        }
-    }
-}
-
-/// Thrown inside the read loop to stop a page larger than `maxBodyBytes`.
-private struct RenderOverflow: Error {}
-
-/// What the two tasks racing over one render report back.
-private enum RenderTaskResult: Sendable {
-    case finished(Result<(TerminationStatus, Data), any Error>)
-    case timer
-}
-
-/// State one render shares between its process task, its timer and the collector.
-private final class RenderRun: Sendable {
-    private struct State {
-        var pgid: pid_t?
-        var ended = false
-        var timedOut = false
-        var overflowed = false
-    }
-    private let state = Mutex(State())
-
-    var wasTimedOut: Bool { state.withLock { $0.timedOut } }
-    var didOverflow: Bool { state.withLock { $0.overflowed } }
-
-    func started(_ pid: pid_t) { state.withLock { $0.pgid = pid } }
-    func finished() { state.withLock { $0.ended = true } }
-    func overflowed() { state.withLock { $0.overflowed = true } }
-
-    /// SIGKILL to the group of a program still running at the deadline: its pipe then closes,
-    /// so the read loop ends, and swift-subprocess reaps it. No SIGTERM first, unlike a
-    /// `watch` hook: a late page is thrown away, so the browser has nothing to finish, and a
-    /// browser shutting down politely can take seconds the caller is already owed.
-    func timeOut() {
-        state.withLock { state in
-            guard !state.ended, let pgid = state.pgid else { return }
-            state.timedOut = true
-            _ = kill(-pgid, SIGKILL)
-        }
-    }
-
-    /// SIGKILL to whatever is left in the group once the program has been reaped.
-    func killLeftovers() {
-        state.withLock { state in
-            guard let pgid = state.pgid else { return }
-            _ = kill(-pgid, SIGKILL)
+        } catch {
+            return error.programNotFound ? .notFound : .cannotRun(error.description)
         }
     }
 }
 
 #else
 extension PageRenderer {
-    /// Without swift-subprocess (the fuzzing build) there is no way to run a browser.
+    /// Without the process toolkit (the fuzzing build) there is no way to run a browser.
     func render(_ url: URL, limits: HTTPLimits) async throws -> HTTPResponse {
-        throw ConditionsError.configuration("\(optionPath): this build of conditions cannot run programs (built without swift-subprocess)")
+        throw ConditionsError.configuration("\(optionPath): this build of conditions cannot run programs (built without ConditionsProcess)")
     }
 }
 #endif

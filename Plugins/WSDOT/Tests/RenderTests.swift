@@ -64,29 +64,13 @@ struct RenderTests {
         ["Travel westbound", "Pass Closed"], ["Conditions", "Snow."], ["Last updated", "Monday, December 15, 2025 5:30 AM"],
     ]
 
-    /// A page shaped like wsdot.com: an empty report that its script fills in after a `fetch`
-    /// to the same server, as the real site's application does.
-    static let scriptFilledPage = #"""
-    <!DOCTYPE html><html><head><title>Pass</title><script type="module" src="/travel/real-time/assets/app.js"></script></head>
-    <body><main id="index" data-v-app=""><div class="column-1"><h2>Pass report</h2><!----><!----><!----></div></main>
-    <script>
-    fetch("/data/report.json").then(r => r.json()).then(rows => {
-      const column = document.querySelector(".column-1");
-      for (const [label, value] of rows) {
-        const row = document.createElement("div"); row.className = "condition";
-        const l = document.createElement("div"); l.className = "conditionLabel"; l.textContent = label;
-        const v = document.createElement("div"); v.className = "conditionValue"; v.textContent = value;
-        row.append(l, v); column.append(row);
-      }
-    });
-    </script></body></html>
-    """#
+    /// wsdot.com's shape: the report arrives from a `fetch` after load.
+    static let scriptFilledPage = ScriptFilledPassPage.html(reportPath: "/data/report.json")
 
     func server() throws -> LoopbackServer {
         let server = LoopbackServer()
         let json = "[" + Self.report.map { "[\"\($0[0])\", \"\($0[1])\"]" }.joined(separator: ",") + "]"
         server.route("/data/report.json", .json(json))
-        server.route("/travel/real-time/assets/app.js", .text("", contentType: "text/javascript"))
         server.fallback { request in
             request.path.hasPrefix("/mountainpasses/") ? .text(Self.scriptFilledPage, contentType: "text/html; charset=utf-8") : .text("no", status: 404)
         }

@@ -33,6 +33,10 @@ package struct Configuration {
         package var token: String?
         /// Origins allowed by CORS (`"*"` for any); empty: no CORS headers at all.
         package var cors: [String] = []
+        /// At most this many results in the server's memory; nil: the server's default.
+        package var cacheEntries: Int?
+        /// At most about this many bytes of results in the server's memory; nil: the default.
+        package var cacheBytes: Int?
 
         /// Settings as given.
         package init(listen: String? = nil, token: String? = nil, cors: [String] = []) {
@@ -238,6 +242,8 @@ package struct Configuration {
                     } else {
                         serve.cors = try options.strings("cors") ?? []
                     }
+                    serve.cacheEntries = try options.int("cacheEntries", in: 0...10_000_000)
+                    serve.cacheBytes = try options.int("cacheBytes", in: 0...(1 << 40))
                     try options.finish()
                 } catch { problems.append(error.message) }
                 // `${…}` is checked once expanded, when the server starts.

@@ -85,7 +85,7 @@ package struct Runtime: Sendable {
                 instances.append(SourceInstance(
                     id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
                     ttl: entry.ttl ?? module.defaultTTL,
-                    fingerprint: CacheKey.digest("\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())")))
+                    configurationText: "\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())"))
             } catch {
                 // Unrouted instances are validated too, but only errors that are not caused
                 // by the secrets they were allowed to lack.

@@ -12,7 +12,13 @@ package struct SourceInstance: Sendable {
     let logger: Logger
     /// Seconds a result stays fresh in the cache; 0 disables caching for this instance.
     package let ttl: Double
+    /// The instance's configuration as written (id, module, options), the input of
+    /// `fingerprint`.
+    let configurationText: String
+
     /// Identifies the instance's configuration in cache keys, so editing its options
-    /// never serves results cached under the old ones.
-    let fingerprint: String
+    /// never serves results cached under the old ones. Hashed when a result is cached or
+    /// looked up, not when the instance is made: an answer from local sources only never
+    /// runs SHA-256, whose code (BoringSSL) was ~0.9 MiB of the MCP server's start-up pages.
+    var fingerprint: String { CacheKey.digest(configurationText) }
 }

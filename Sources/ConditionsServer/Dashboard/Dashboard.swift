@@ -203,7 +203,9 @@ final class Dashboard: Sendable {
 
     /// An HTML answer with validators and the page's security headers.
     private func respond(_ html: String, request: Request, status: HTTPResponse.Status = .ok) -> Response {
-        var response = API(server: server).body(html, contentType: "text/html; charset=utf-8", request: request, status: status, maxAge: 0, lastModified: nil)
+        let bytes = Array(html.utf8)
+        var response = API(server: server).body(ByteBuffer(bytes: bytes), etag: HTTPCaching.etag(bytes), contentType: "text/html; charset=utf-8",
+                                                request: request, status: status, maxAge: 0, lastModified: nil)
         Self.secure(&response.headers)
         return response
     }

@@ -7,27 +7,6 @@ import LoopbackServer
 /// same URNs read as plain HTML. The server answers at once, so the figures are the cost of
 /// rendering itself; no target, the figures are for comparison.
 enum Rendering {
-    /// The current layout's shell with a script that fetches the report and fills it in, as
-    /// the real site does; about the size of the real rendered page's report area.
-    static func scriptFilledPage(slug: String) -> String {
-        #"""
-        <!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>Mountain pass</title></head>
-        <body><main id="index" data-v-app=""><div class="full-width column-container mountain-pass">
-        <div class="column-1"><h2>Pass report</h2><!----><!----><!----></div></div></main>
-        <script>
-        fetch("/data/\#(slug).json").then(r => r.json()).then(rows => {
-          const column = document.querySelector(".column-1");
-          for (const [label, value] of rows) {
-            const row = document.createElement("div"); row.className = "condition";
-            const l = document.createElement("div"); l.className = "conditionLabel"; l.textContent = label;
-            const v = document.createElement("div"); v.className = "conditionValue"; v.textContent = value;
-            row.append(l, v); column.append(row);
-          }
-        });
-        </script></body></html>
-        """#
-    }
-
     static let report = #"""
     [["Temperature", "28°F / -2°C as of 8:45 PM 01/10/2024"], ["Elevation", "4061 ft / 1238 m"],
      ["Travel eastbound", "Traction Tires Required, Chains required on Vehicles over 10,000 gross vehicle weight."],
@@ -39,7 +18,7 @@ enum Rendering {
         let server = LoopbackServer()
         Upstreams.servePages(on: server, delay: 0)
         for pass in Upstreams.passes {
-            server.route("/mountainpasses/\(Upstreams.siteSlug(pass))", .text(scriptFilledPage(slug: pass.slug), contentType: "text/html; charset=utf-8"))
+            server.route("/mountainpasses/\(Upstreams.siteSlug(pass))", .text(ScriptFilledPassPage.html(reportPath: "/data/\(pass.slug).json"), contentType: "text/html; charset=utf-8"))
             server.route("/data/\(pass.slug).json", .json(report))
         }
         do { try server.start() } catch { throw Bench.Failed(description: "loopback server: \(error)") }

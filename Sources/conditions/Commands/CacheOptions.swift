@@ -3,7 +3,7 @@ import ConditionsCore
 import ConditionsKit
 import Foundation
 
-/// The cache flags shared by `report` and `watch`.
+/// The cache flags shared by `report`, `watch`, `serve` and `mcp`.
 struct CacheOptions: ParsableArguments {
     @Flag(name: .long, help: "Answer from the cache only; never contact an upstream.")
     var offline = false
@@ -18,12 +18,18 @@ struct CacheOptions: ParsableArguments {
     var cacheDir: String?
 
     func policy(runtime: Runtime, environment: [String: String]) throws(Failure) -> Resolver.CachePolicy {
-        if offline && (refresh || noCache) {
-            throw Failure.usage("--offline cannot be combined with --refresh or --no-cache")
-        }
-        let settings = runtime.configuration.cache
-        guard !noCache, settings.enabled || offline || cacheDir != nil else { return Resolver.CachePolicy() }
-        let directory = cacheDir.map { URL(fileURLWithPath: $0) } ?? settings.directory ?? ResultCache.defaultDirectory(environment: environment)
-        return Resolver.CachePolicy(store: ResultCache(directory: directory), offline: offline, refresh: refresh)
+        try policy(settings: runtime.configuration.cache, environment: environment)
+    }
+
+    func policy(settings: Configuration.CacheSettings, environment: [String: String]) throws(Failure) -> Resolver.CachePolicy {
+        try Resolver.CachePolicy(settings: settings, offline: offline, refresh: refresh, noCache: noCache,
+                                 directory: cacheDir, environment: environment)
+    }
+
+    /// The flags as given, for a program that takes them in the same spelling (`conditions-serve`,
+    /// `conditions-mcp`); `--cache-dir=…` in one argument, so a folder named `-x` stays a value.
+    var arguments: [String] {
+        (offline ? ["--offline"] : []) + (refresh ? ["--refresh"] : []) + (noCache ? ["--no-cache"] : [])
+            + (cacheDir.map { ["--cache-dir=" + $0] } ?? [])
     }
 }

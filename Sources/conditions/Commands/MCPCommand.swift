@@ -13,20 +13,32 @@ struct MCPCommand: ParsableCommand {
         discussion: """
         For AI assistants: add {"command": "conditions", "args": ["mcp"]} to the client's MCP \
         servers. Tools: resolve, routes, sources; resources: conditions://report and one per \
-        route example. Logs go to stderr (-v for more); stdout carries only the protocol. \
-        Runs conditions-mcp, installed next to conditions.
+        route example. Results come from the cache as for reports (--no-cache, --cache-dir, \
+        --offline, --refresh), so repeated calls within a source's TTL cost no upstream request. \
+        At most 8 calls resolve at once and 64 wait; more are refused with a "server busy" \
+        tool error. Logs go to stderr (-v for more); stdout carries only the protocol. Runs \
+        conditions-mcp, installed next to conditions.
+
+        Examples:
+          conditions mcp
+          conditions mcp --profile offline --no-cache
+          conditions mcp --config sources.json --cache-dir /tmp/conditions-mcp-cache -v
         """)
 
     @OptionGroup var global: GlobalOptions
+    @OptionGroup var cache: CacheOptions
 
     func run() throws {
         // Fail here, in the CLI's words, rather than in the server's first reply.
-        do { _ = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
+        let configuration: Configuration
+        do { configuration = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
+        _ = try cache.policy(settings: configuration.cache, environment: global.environment)
         let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
         let server = folder.appendingPathComponent("conditions-mcp").path
         var arguments = ["conditions-mcp"]
         if let config = global.config { arguments += ["--config", config] }
         if let profile = global.profile { arguments += ["--profile", profile] }
+        arguments += cache.arguments
         if global.verbose > 0 { arguments.append("-" + String(repeating: "v", count: global.verbose)) }
         let argv = arguments.map { strdup($0) } + [nil]
         execv(server, argv)

@@ -117,7 +117,7 @@ struct WatchCommand: AsyncParsableCommand {
             signal(signalNumber, SIG_IGN)
             let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
             source.setEventHandler {
-                RunningHooks.terminateAll()
+                ChangeHook.terminateRunning()
                 Foundation.exit(0)
             }
             source.resume()

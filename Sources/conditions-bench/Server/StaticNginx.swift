@@ -1,0 +1,93 @@
+import Foundation
+import Subprocess
+#if canImport(System)
+import System
+#else
+import SystemPackage
+#endif
+
+/// Debian's nginx (`nginx-light`) serving files from a folder on a loopback port: the ceiling
+/// the server is compared with, serving the same bytes as static files.
+enum StaticNginx {
+    static let program = "/usr/sbin/nginx"
+
+    /// Serves `files` (name → bytes) at `/name` with `Content-Type: application/json` while
+    /// `body` runs with the port and nginx's process group (master and workers).
+    static func with<T: Sendable>(files: [String: Data], workspace: Workspace, _ body: (Int, pid_t) async throws -> T) async throws -> T {
+        guard FileManager.default.isExecutableFile(atPath: program) else {
+            throw Bench.Failed(description: "no \(program): apt-get install nginx-light (scripts/dev installs it)")
+        }
+        let prefix = try workspace.folder("nginx")
+        let root = try workspace.folder("nginx/root")
+        for (name, bytes) in files { try bytes.write(to: root.appendingPathComponent(name)) }
+        let port = try freePort()
+        // As a web server would be set up for static files: a worker per core, no access log,
+        // keep-alive connections never closed for their request count.
+        try """
+        \(getuid() == 0 ? "user root;" : "")
+        worker_processes auto;
+        error_log \(prefix.path)/error.log;
+        pid \(prefix.path)/nginx.pid;
+        events { worker_connections 4096; }
+        http {
+            access_log off;
+            keepalive_requests 1000000;
+            default_type application/json;
+            client_body_temp_path \(prefix.path)/body;
+            proxy_temp_path \(prefix.path)/proxy;
+            fastcgi_temp_path \(prefix.path)/fastcgi;
+            uwsgi_temp_path \(prefix.path)/uwsgi;
+            scgi_temp_path \(prefix.path)/scgi;
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root.path);
+            }
+        }
+        """.write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
+        var options = PlatformOptions()
+        options.processGroupID = 0
+        options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
+        let result = try await Subprocess.run(
+            .path(FilePath(program)),
+            arguments: ["-p", prefix.path, "-c", prefix.appendingPathComponent("nginx.conf").path, "-g", "daemon off;"],
+            platformOptions: options,
+            input: .none, output: .discarded, error: .discarded
+        ) { execution -> T in
+            defer { try? execution.send(signal: .quit, toProcessGroup: true) }
+            guard let name = files.keys.first, try await waitUntilAnswering(port: port, path: "/" + name) else {
+                throw Bench.Failed(description: "nginx did not answer on port \(port)",
+                                   detail: (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? "")
+            }
+            return try await body(port, execution.processIdentifier.value)
+        }
+        return result.closureResult
+    }
+
+    /// nginx says nothing when ready: ask until it answers 200, for at most 10 s.
+    private static func waitUntilAnswering(port: Int, path: String) async throws -> Bool {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while ContinuousClock.now < deadline {
+            if let replies = try? await RawClients.exchange(port: port, count: 1, request: RawClients.get(path), timeout: 2),
+               replies.first?.status == 200 {
+                return true
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        return false
+    }
+
+    /// A port the kernel just handed out and released; nginx cannot announce one it picked.
+    static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw Bench.Failed(description: "no free port: \(String(cString: strerror(errno)))") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}

@@ -1,0 +1,84 @@
+import ConditionsProcess
+import Foundation
+import Testing
+
+/// The toolkit's own contract, for the combinations one caller alone does not exercise.
+/// Exec's tests (Plugins/Exec/Tests) cover collecting, timeouts and leftovers killed through a
+/// plugin; WSDOT's RenderTests the renderer; WatchHookTests the hooks through the binary.
+/// Time bounds only guard against a program left running for its 1000 s sleep.
+@Suite struct SupervisedProcessTests {
+    func shell(_ script: String, output: SupervisedProcess.Output = .collect(limit: 1 << 20, stderrTail: 64),
+               timeout: Duration = .seconds(60), onTimeout: SupervisedProcess.OnTimeout = .terminate(grace: .seconds(1)),
+               leftovers: SupervisedProcess.Leftovers = .kill) -> SupervisedProcess {
+        SupervisedProcess(program: "/bin/sh", arguments: ["-c", script], output: output, timeout: timeout, onTimeout: onTimeout, leftovers: leftovers)
+    }
+
+    @Test func feedsStdinAndCollectsStdoutStatusAndTheEndOfStderr() async throws {
+        let outcome = try await shell("cat; printf 'x%.0s' $(seq 100) >&2; exit 3").run(input: Data("hello\n".utf8))
+        #expect(outcome.ending == .exited(3))
+        #expect(outcome.stdout == Data("hello\n".utf8))
+        #expect(outcome.stderrTail == Data(repeating: UInt8(ascii: "x"), count: 64))
+        #expect(outcome.stderrTruncated)
+    }
+
+    @Test func anEmptyInputIsAnEmptyStdin() async throws {
+        let outcome = try await shell("wc -c").run()
+        #expect(outcome.ending == .exited(0))
+        #expect(String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines) == "0")
+    }
+
+    @Test func moreOutputThanTheLimitEndsTheProgram() async throws {
+        let outcome = try await shell("yes", output: .collect(limit: 1000, stderrTail: 0)).run()
+        #expect(outcome.ending == .outputTooLarge)
+        #expect(outcome.stdout.count == 1000)
+    }
+
+    @Test func theDeadlineSendsSIGTERMToTheGroup() async throws {
+        let started = ContinuousClock.now
+        let outcome = try await shell("sleep 1000; echo late", timeout: .milliseconds(200)).run()
+        #expect(outcome.ending == .timedOut(killed: false))
+        #expect(outcome.stdout.isEmpty)
+        #expect(ContinuousClock.now - started < .seconds(30))
+    }
+
+    @Test func aGroupIgnoringSIGTERMGetsSIGKILLAfterTheGrace() async throws {
+        // The child keeps the ignored disposition the shell set; only SIGKILL ends them.
+        let outcome = try await shell("trap '' TERM; sleep 1000", timeout: .milliseconds(200), onTimeout: .terminate(grace: .milliseconds(200)),
+                                      leftovers: .keep).run()
+        #expect(outcome.ending == .timedOut(killed: true))
+    }
+
+    @Test func killOnTimeoutSendsSIGKILLAtOnce() async throws {
+        let outcome = try await shell("trap '' TERM; sleep 1000", timeout: .milliseconds(200), onTimeout: .kill).run()
+        #expect(outcome.ending == .timedOut(killed: true))
+    }
+
+    @Test func keptLeftoversOutliveTheProgram() async throws {
+        let outcome = try await shell("sleep 1000 >/dev/null 2>&1 & echo $!", leftovers: .keep).run()
+        #expect(outcome.ending == .exited(0))
+        let pid = try #require(pid_t(String(decoding: outcome.stdout, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)))
+        defer { kill(pid, SIGKILL) }
+        #expect(kill(pid, 0) == 0, "a daemon a hook starts on purpose is left running")
+    }
+
+    @Test func aMissingProgramIsAStartError() async throws {
+        let process = SupervisedProcess(program: "conditions-no-such-program", arguments: [], output: .standardError,
+                                        timeout: .seconds(5), onTimeout: .kill, leftovers: .keep)
+        await #expect(throws: SupervisedProcess.StartError.self) { try await process.run() }
+        do { _ = try await process.run() } catch { #expect(error.programNotFound) }
+    }
+
+    @Test func theEnvironmentIsExactlyWhatWasGiven() async throws {
+        let process = SupervisedProcess(program: "/usr/bin/env", arguments: [], environment: .exactly(["ONLY": "this"]),
+                                        output: .collect(limit: 4096, stderrTail: 0), timeout: .seconds(30), onTimeout: .kill, leftovers: .kill)
+        let outcome = try await process.run()
+        #expect(String(decoding: outcome.stdout, as: UTF8.self) == "ONLY=this\n")
+    }
+
+    @Test func signalsHaveNames() {
+        #expect(SignalName.of(SIGKILL) == "SIGKILL")
+        #expect(SignalName.of(64) == nil)
+        #expect(SignalName.describe(SIGSEGV) == "SIGSEGV")
+        #expect(SignalName.describe(64) == "signal 64")
+    }
+}
