@@ -392,71 +392,6 @@ enum OpenAPIDocument {
         }
       }
     },
-    "/": {
-      "get": {
-        "operationId": "dashboard",
-        "summary": "The dashboard page (docs/dashboard.md): a card per URN, a map of the passes, live updates over /v1/events.",
-        "description": "Server-rendered HTML; works without JavaScript (a meta refresh at the shortest TTL shown). URNs: `urn` parameters, else the config's `dashboard.urns`, else `report`.",
-        "parameters": [
-          {
-            "name": "urn",
-            "in": "query",
-            "required": false,
-            "description": "0 to 100 URNs; none: the configured list.",
-            "schema": {"type": "array", "items": {"type": "string"}, "maxItems": 100},
-            "style": "form",
-            "explode": true
-          },
-          {"$ref": "#/components/parameters/IfNoneMatch"}
-        ],
-        "responses": {
-          "200": {"description": "The page.", "content": {"text/html": {"schema": {"type": "string"}}}},
-          "304": {"$ref": "#/components/responses/NotModified"},
-          "400": {"description": "More than 100 URNs: an HTML page naming the problem.", "content": {"text/html": {"schema": {"type": "string"}}}},
-          "401": {"$ref": "#/components/responses/Unauthorized"},
-          "414": {"$ref": "#/components/responses/URITooLong"}
-        }
-      }
-    },
-    "/card": {
-      "get": {
-        "operationId": "card",
-        "summary": "One dashboard card as an HTML fragment, for the page's script to swap in when an event says the URN changed.",
-        "parameters": [
-          {"name": "urn", "in": "query", "required": true, "description": "Exactly one URN.", "schema": {"type": "string"}},
-          {"name": "id", "in": "query", "required": false, "description": "The card's element id (`card-` and up to 120 lower-case letters, digits or `-`), as on the page.", "schema": {"type": "string"}},
-          {"$ref": "#/components/parameters/IfNoneMatch"}
-        ],
-        "responses": {
-          "200": {"description": "The card (a failed URN's card carries its one-line error).", "content": {"text/html": {"schema": {"type": "string"}}}},
-          "304": {"$ref": "#/components/responses/NotModified"},
-          "400": {"$ref": "#/components/responses/BadRequest"},
-          "401": {"$ref": "#/components/responses/Unauthorized"}
-        }
-      }
-    },
-    "/assets/dashboard.css": {
-      "get": {
-        "operationId": "dashboardStylesheet",
-        "summary": "The dashboard's stylesheet (self-hosted; nothing is fetched from elsewhere).",
-        "parameters": [{"$ref": "#/components/parameters/IfNoneMatch"}],
-        "responses": {
-          "200": {"description": "CSS.", "content": {"text/css": {"schema": {"type": "string"}}}},
-          "304": {"$ref": "#/components/responses/NotModified"}
-        }
-      }
-    },
-    "/assets/dashboard.js": {
-      "get": {
-        "operationId": "dashboardScript",
-        "summary": "The dashboard's script: subscribes to /v1/events and replaces the cards that changed.",
-        "parameters": [{"$ref": "#/components/parameters/IfNoneMatch"}],
-        "responses": {
-          "200": {"description": "JavaScript.", "content": {"text/javascript": {"schema": {"type": "string"}}}},
-          "304": {"$ref": "#/components/responses/NotModified"}
-        }
-      }
-    },
     "/healthz": {
       "get": {
         "operationId": "health",
@@ -514,6 +449,169 @@ enum OpenAPIDocument {
           }
         }
       }
+    },
+    "/": {
+      "get": {
+        "operationId": "dashboard",
+        "summary": "The dashboard page: a card per URN, a map of the passes, the moon drawn (docs/dashboard.md).",
+        "parameters": [
+          {
+            "name": "urn",
+            "in": "query",
+            "required": false,
+            "description": "The URNs to show (at most 100); default: the config's `dashboard.urns`, else its `report` list.",
+            "schema": {
+              "type": "array",
+              "items": {
+                "type": "string"
+              },
+              "maxItems": 100
+            },
+            "style": "form",
+            "explode": true
+          },
+          {
+            "$ref": "#/components/parameters/IfNoneMatch"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The page; a failed URN is a card like any other.",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "304": {
+            "$ref": "#/components/responses/NotModified"
+          },
+          "400": {
+            "description": "More than 100 URNs: an HTML page naming the count (`tooManyURNs`).",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/card": {
+      "get": {
+        "operationId": "dashboardCard",
+        "summary": "One dashboard card as an HTML fragment, for the page's script to swap in after a change.",
+        "parameters": [
+          {
+            "name": "urn",
+            "in": "query",
+            "required": true,
+            "description": "Exactly one URN.",
+            "schema": {
+              "type": "string"
+            }
+          },
+          {
+            "name": "id",
+            "in": "query",
+            "required": false,
+            "description": "The card's element id on the page (`card-` and up to 120 lower-case letters, digits or '-').",
+            "schema": {
+              "type": "string",
+              "pattern": "^card-[a-z0-9-]{0,120}$"
+            }
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The card's `<article>`; never cached (`no-store`).",
+            "content": {
+              "text/html": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "400": {
+            "$ref": "#/components/responses/BadRequest"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/assets/dashboard.css": {
+      "get": {
+        "operationId": "dashboardStylesheet",
+        "summary": "The dashboard's stylesheet: cached for a year when asked for by its current `v`, else revalidated.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AssetVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IfNoneMatch"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The stylesheet.",
+            "content": {
+              "text/css": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "304": {
+            "$ref": "#/components/responses/NotModified"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
+    },
+    "/assets/dashboard.js": {
+      "get": {
+        "operationId": "dashboardScript",
+        "summary": "The dashboard's script: cached for a year when asked for by its current `v`, else revalidated.",
+        "parameters": [
+          {
+            "$ref": "#/components/parameters/AssetVersion"
+          },
+          {
+            "$ref": "#/components/parameters/IfNoneMatch"
+          }
+        ],
+        "responses": {
+          "200": {
+            "description": "The script.",
+            "content": {
+              "text/javascript": {
+                "schema": {
+                  "type": "string"
+                }
+              }
+            }
+          },
+          "304": {
+            "$ref": "#/components/responses/NotModified"
+          },
+          "401": {
+            "$ref": "#/components/responses/Unauthorized"
+          }
+        }
+      }
     }
   },
   "components": {
@@ -525,6 +623,15 @@ enum OpenAPIDocument {
       }
     },
     "parameters": {
+      "AssetVersion": {
+        "name": "v",
+        "in": "query",
+        "required": false,
+        "description": "The asset's version as the page links it (16 hex digits of its digest).",
+        "schema": {
+          "type": "string"
+        }
+      },
       "IfNoneMatch": {
         "name": "If-None-Match",
         "in": "header",

@@ -34,10 +34,14 @@ final class Dashboard: Sendable {
     /// How long a rendered page is answered again: never past the first of its answers to go
     /// stale, and at most this long, so local results (the moon, computed on each resolution)
     /// are at most this old and a failing upstream is asked at most this often by the page.
-    /// Rendering costs ~1 ms; a page served again costs a dictionary lookup.
+    /// Rendering the shipped report costs ~2 ms; a page served again costs a dictionary lookup
+    /// (docs/performance.md, scenario 11).
     static let pageLifetime = 10
-    /// At most this many URN lists' pages are kept; any request may name a new list.
-    static let maximumPages = 64
+    /// At most this many URN lists' pages are kept, each at most `maximumPageBytes` (a
+    /// hundred-card page is not kept): any request may name a new list, so memory stays
+    /// within 32 × 256 KiB.
+    static let maximumPages = 32
+    static let maximumPageBytes = 256 * 1024
 
     /// The meta refresh of the page without JavaScript: the shortest TTL among the cards,
     /// but never more often than this…
@@ -127,7 +131,7 @@ final class Dashboard: Sendable {
             return Self.pageLifetime
         }
         let lifetime = min(Self.pageLifetime, lifetimes.min() ?? Self.pageLifetime)
-        if lifetime > 0 {
+        if lifetime > 0, bytes.count <= Self.maximumPageBytes {
             let page = RenderedPage(body: body, etag: etag, expires: started + .seconds(lifetime))
             pages.withLock { pages in
                 if pages.count >= Self.maximumPages {
