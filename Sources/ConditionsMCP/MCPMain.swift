@@ -17,18 +17,32 @@ package enum MCPMain {
         var verbosity = 0
         var index = 0
         while index < arguments.count {
-            let argument = arguments[index]
+            var argument = arguments[index]
+            // `--cache-dir=DIR` as well as `--cache-dir DIR`, as ArgumentParser reads them.
+            var attached: String?
+            if argument.hasPrefix("--"), let equals = argument.firstIndex(of: "=") {
+                attached = String(argument[argument.index(after: equals)...])
+                argument = String(argument[..<equals])
+            }
             switch argument {
             case "--config", "--profile", "--cache-dir":
-                guard index + 1 < arguments.count else { return usage("\(argument) needs a value") }
-                let value = arguments[index + 1]
+                let value: String
+                if let attached {
+                    value = attached
+                    index += 1
+                } else {
+                    guard index + 1 < arguments.count else { return usage("\(argument) needs a value") }
+                    value = arguments[index + 1]
+                    index += 2
+                }
                 switch argument {
                 case "--config": config = value
                 case "--profile": profile = value
                 default: cacheDirectory = value
                 }
-                index += 2
                 continue
+            case _ where attached != nil:
+                return usage("\(argument) takes no value")
             case "--offline": offline = true
             case "--refresh": refresh = true
             case "--no-cache": noCache = true

@@ -35,7 +35,9 @@ import Testing
 
     @Test func theDeadlineSendsSIGTERMToTheGroup() async throws {
         let started = ContinuousClock.now
-        let outcome = try await shell("sleep 1000; echo late", timeout: .milliseconds(200)).run()
+        // A grace no loaded machine can run out before the shell and its sleep, both ended by
+        // the SIGTERM, are reaped; a short one would see the unreaped group and send SIGKILL.
+        let outcome = try await shell("sleep 1000; echo late", timeout: .milliseconds(200), onTimeout: .terminate(grace: .seconds(60))).run()
         #expect(outcome.ending == .timedOut(killed: false))
         #expect(outcome.stdout.isEmpty)
         #expect(ContinuousClock.now - started < .seconds(30))

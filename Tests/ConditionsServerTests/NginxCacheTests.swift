@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import LoopbackServer
 import NIOCore
 import Subprocess
 import Testing
@@ -22,7 +23,7 @@ import SystemPackage
         try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: ServeTests.environment) { server in
             let prefix = dir.appendingPathComponent("nginx")
             try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
-            let port = try Self.freePort()
+            let port = try LoopbackServer.freePort()
             try Self.config(prefix: prefix.path, port: port, backend: server.port)
                 .write(to: prefix.appendingPathComponent("nginx.conf"), atomically: true, encoding: .utf8)
             try await Self.withNginx(prefix: prefix) {
@@ -78,22 +79,6 @@ import SystemPackage
             }
         }
         """
-    }
-
-    /// A port the kernel just handed out and released; nginx cannot announce one it picked.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Errno(rawValue: errno) }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 
     /// Runs nginx in the foreground as a child for the duration of `body`, then stops it.

@@ -1,4 +1,5 @@
 import Foundation
+import LoopbackServer
 import Subprocess
 #if canImport(System)
 import System
@@ -20,7 +21,8 @@ enum StaticNginx {
         let prefix = try workspace.folder("nginx")
         let root = try workspace.folder("nginx/root")
         for (name, bytes) in files { try bytes.write(to: root.appendingPathComponent(name)) }
-        let port = try freePort()
+        let port: Int
+        do { port = try LoopbackServer.freePort() } catch { throw Bench.Failed(description: "\(error)") }
         // As a web server would be set up for static files: a worker per core, no access log,
         // keep-alive connections never closed for their request count.
         try """
@@ -74,20 +76,5 @@ enum StaticNginx {
             try await Task.sleep(for: .milliseconds(20))
         }
         return false
-    }
-
-    /// A port the kernel just handed out and released; nginx cannot announce one it picked.
-    static func freePort() throws -> Int {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
-        }
-        guard bound else { throw Bench.Failed(description: "no free port: \(String(cString: strerror(errno)))") }
-        return Int(UInt16(bigEndian: address.sin_port))
     }
 }
