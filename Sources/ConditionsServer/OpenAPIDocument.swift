@@ -500,6 +500,9 @@ enum OpenAPIDocument {
           },
           "401": {
             "$ref": "#/components/responses/Unauthorized"
+          },
+          "414": {
+            "$ref": "#/components/responses/URITooLong"
           }
         }
       }
