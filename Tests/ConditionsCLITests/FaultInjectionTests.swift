@@ -87,7 +87,8 @@ import Testing
         defer { setup.stop() }
         setup.server.route("/passes/white", setup.html(setup.page).with(.hangAfterHeaders))
         let report = try await setup.report()
-        expectOnlyTheFaultyURNFails(report, kind: "timeout", containing: "timed out after 1 s", within: 10)
+        // The hang never ends by itself; 10 s was missed once (10.4 s) with two builds running.
+        expectOnlyTheFaultyURNFails(report, kind: "timeout", containing: "timed out after 1 s", within: 20)
     }
 
     @Test func tricklingBodyTimesOut() async throws {
