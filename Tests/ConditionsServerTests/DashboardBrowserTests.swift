@@ -104,8 +104,8 @@ struct DashboardBrowserTests {
             // The map: a marker per pass, placed by latitude and longitude inside the outline.
             let markers = summary["markers"] as? [[String: Any]] ?? []
             #expect(markers.count == 4)
-            let coordinates = ["card-pass-snoqualmie": (47.428135, -121.419055), "card-pass-chinook": (46.87087, -121.51511),
-                               "card-pass-white": (46.638318, -121.391224), "card-pass-stevens": (47.7462, -121.0859)]
+            let coordinates = ["card-pass-snoqualmie": (47.41, -121.405833), "card-pass-chinook": (46.8717, -121.515483),
+                               "card-pass-white": (46.638333, -121.39), "card-pass-stevens": (47.745, -121.093333)]
             for marker in markers {
                 let card = try #require(marker["card"] as? String)
                 let (latitude, longitude) = try #require(coordinates[card])

@@ -43,24 +43,24 @@ enum PassCatalog {
     /// `white`, `north-cascade-hwy`, `crystal-to-greenwater`, `mt.-baker`. Every other pass's
     /// site slug is assumed to be ours until a page is seen; `pages` overrides either way.
     ///
-    /// Coordinates (`at`): the `Latitude`/`Longitude` WSDOT's own feed gives each pass
-    /// (Tests/Resources/api-winter.json; Tiger Mountain's from the 2025-11-03 feed capture).
+    /// Coordinates (`at`): the `Latitude`/`Longitude` WSDOT's own feed gives each pass, as in
+    /// the 2025-11-03 capture (shared/reference/data/real; RealCaptureTests checks they agree).
     static let all: [MountainPass] = [
-        MountainPass(slug: "blewett", id: 1, name: "Blewett Pass US 97", elevationFt: 4102, directions: northSouth).at(47.335298, -120.581011),
-        MountainPass(slug: "cayuse", id: 2, name: "Cayuse Pass SR 123", elevationFt: 4675, directions: northSouth).at(46.869048, -121.535052),
-        MountainPass(slug: "chinook", id: 3, name: "Chinook Pass SR 410", elevationFt: 5430, directions: eastWest).at(46.87087, -121.51511),
-        MountainPass(slug: "crystal-greenwater", id: 5, name: "Crystal to Greenwater SR 410", elevationFt: 2600, directions: eastWest, siteSlug: "crystal-to-greenwater").at(47.14195, -121.62878),
-        MountainPass(slug: "mt-baker", id: 6, name: "Mt. Baker Hwy SR 542", elevationFt: 4250, directions: eastWest, siteSlug: "mt.-baker").at(48.86196, -121.67947),
-        MountainPass(slug: "north-cascade", id: 7, name: "North Cascade Hwy SR 20", elevationFt: 5477, directions: eastWest, siteSlug: "north-cascade-hwy").at(48.52802, -120.73638),
-        MountainPass(slug: "satus", id: 8, name: "Satus Pass US 97", elevationFt: 3107, directions: northSouth).at(45.98349, -120.65426),
-        MountainPass(slug: "sherman", id: 9, name: "Sherman Pass SR 20", elevationFt: 5575, directions: eastWest).at(48.60508, -118.46325),
-        MountainPass(slug: "stevens", id: 10, name: "Stevens Pass US 2", elevationFt: 4061, directions: eastWest).at(47.7462, -121.0859),
-        MountainPass(slug: "snoqualmie", id: 11, name: "Snoqualmie Pass I-90", elevationFt: 3022, directions: eastWest).at(47.428135, -121.419055),
-        MountainPass(slug: "white", id: 12, name: "White Pass US 12", elevationFt: 4500, directions: eastWest).at(46.638318, -121.391224),
-        MountainPass(slug: "manastash", id: 13, name: "Manastash Ridge I-82", elevationFt: 2672, directions: eastWest).at(46.965, -120.478),
-        MountainPass(slug: "loup-loup", id: 14, name: "Loup Loup Pass SR 20", elevationFt: 4020, directions: eastWest).at(48.39128, -119.90637),
-        MountainPass(slug: "disautel", id: 15, name: "Disautel Pass SR 155", elevationFt: 3252, directions: northSouth).at(48.36368, -119.49437),
-        MountainPass(slug: "wauconda", id: 16, name: "Wauconda Pass SR 20", elevationFt: 4310, directions: eastWest).at(48.72558, -118.64575),
+        MountainPass(slug: "blewett", id: 1, name: "Blewett Pass US 97", elevationFt: 4102, directions: northSouth).at(47.335298, -120.581068),
+        MountainPass(slug: "cayuse", id: 2, name: "Cayuse Pass SR 123", elevationFt: 4675, directions: northSouth).at(46.865575, -121.53611),
+        MountainPass(slug: "chinook", id: 3, name: "Chinook Pass SR 410", elevationFt: 5430, directions: eastWest).at(46.8717, -121.515483),
+        MountainPass(slug: "crystal-greenwater", id: 5, name: "Crystal to Greenwater SR 410", elevationFt: 2600, directions: eastWest, siteSlug: "crystal-to-greenwater").at(47.073008, -121.577913),
+        MountainPass(slug: "mt-baker", id: 6, name: "Mt. Baker Hwy SR 542", elevationFt: 4250, directions: eastWest, siteSlug: "mt.-baker").at(48.86461, -121.668538),
+        MountainPass(slug: "north-cascade", id: 7, name: "North Cascade Hwy SR 20", elevationFt: 5477, directions: eastWest, siteSlug: "north-cascade-hwy").at(48.50349, -120.711912),
+        MountainPass(slug: "satus", id: 8, name: "Satus Pass US 97", elevationFt: 3107, directions: northSouth).at(45.984722, -120.653611),
+        MountainPass(slug: "sherman", id: 9, name: "Sherman Pass SR 20", elevationFt: 5575, directions: eastWest).at(48.606667, -118.48),
+        MountainPass(slug: "stevens", id: 10, name: "Stevens Pass US 2", elevationFt: 4061, directions: eastWest).at(47.745, -121.093333),
+        MountainPass(slug: "snoqualmie", id: 11, name: "Snoqualmie Pass I-90", elevationFt: 3022, directions: eastWest).at(47.41, -121.405833),
+        MountainPass(slug: "white", id: 12, name: "White Pass US 12", elevationFt: 4500, directions: eastWest).at(46.638333, -121.39),
+        MountainPass(slug: "manastash", id: 13, name: "Manastash Ridge I-82", elevationFt: 2672, directions: eastWest).at(46.881665, -120.424877),
+        MountainPass(slug: "loup-loup", id: 14, name: "Loup Loup Pass SR 20", elevationFt: 4020, directions: eastWest).at(48.387763, -119.889746),
+        MountainPass(slug: "disautel", id: 15, name: "Disautel Pass SR 155", elevationFt: 3252, directions: northSouth).at(48.281758, -119.143406),
+        MountainPass(slug: "wauconda", id: 16, name: "Wauconda Pass SR 20", elevationFt: 4310, directions: eastWest).at(48.726185, -118.95952),
         // In the feed since 2025 (id 17, "Tiger Mountain SR18"); its site slug is assumed.
         MountainPass(slug: "tiger-mountain", id: 17, name: "Tiger Mountain SR18", elevationFt: 1377, directions: eastWest).at(47.465743, -121.926995),
     ]

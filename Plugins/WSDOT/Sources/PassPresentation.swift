@@ -64,10 +64,7 @@ struct PassPresentation: ResultPresentation {
             if let text = value.stringValue { rows.append(.init(label, text)) }
         }
         let updated = pass["updated"]?.stringValue.flatMap { Timestamp.parse($0) }
-        var staleNote: String?
-        if let updated, let age = pass["reportAge"]?.doubleValue, age > 86_400 {
-            staleNote = "report from \(context.localTime(updated, .date)), \(Self.staleness(age)) old"
-        }
+        let staleNote = updated.flatMap { Self.staleNote(pass, updated: $0, context: context) }
         let link = pass["url"]?.stringValue.flatMap { URL(string: $0) }.map { ResultCard.Link(url: $0, label: "WSDOT's page for \(name)") }
         let coordinate = pass["id"]?.stringValue.flatMap { PassCatalog.pass(named: $0) }?.coordinate
         return ResultCard(title: name, status: .init(status, tone: Self.tone(status)), rows: rows, updated: updated, staleNote: staleNote,
@@ -115,9 +112,8 @@ struct PassPresentation: ResultPresentation {
         if let temperature = pass["temperatureF"]?.doubleValue { facts.append("\(JSONValue.double(temperature))°F") }
         if let elevation = pass["elevationFt"]?.doubleValue { facts.append("\(JSONValue.double(elevation)) ft") }
         if let updated = pass["updated"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
-            // Off-season passes keep months-old reports; printing them like fresh news misleads.
-            if let age = pass["reportAge"]?.doubleValue, age > 86_400 {
-                facts.append(style.yellow("report from \(context.localTime(updated, .date)), \(Self.staleness(age)) old"))
+            if let note = Self.staleNote(pass, updated: updated, context: context) {
+                facts.append(style.yellow(note))
             } else {
                 facts.append("updated \(context.localTime(updated, .dateTime))")
             }
@@ -137,6 +133,13 @@ struct PassPresentation: ResultPresentation {
         case "closed": return style.red("CLOSED")
         default: return style.dim(status.uppercased())
         }
+    }
+
+    /// `report from Sun Apr 13 2025, 7 months old` for a report over a day old, else nil:
+    /// off-season passes keep months-old reports, and showing them like fresh news misleads.
+    static func staleNote(_ pass: JSONValue, updated: Date, context: PresentationContext) -> String? {
+        guard let age = pass["reportAge"]?.doubleValue, age > 86_400 else { return nil }
+        return "report from \(context.localTime(updated, .date)), \(staleness(age)) old"
     }
 
     /// "2 days", "3 weeks", "7 months", "2 years": how old a stale report is, roughly.

@@ -35,7 +35,7 @@ import Testing
         #expect(card.updated == Timestamp.parse("2025-12-15T07:35:00Z"))
         #expect(card.staleNote == nil, "five minutes old is news")
         #expect(card.link?.url.absoluteString == "https://wsdot.com/travel/real-time/mountainpasses/stevens")
-        #expect(card.coordinate == .init(latitude: 47.7462, longitude: -121.0859), "WSDOT's feed coordinates, from the catalog")
+        #expect(card.coordinate == .init(latitude: 47.745, longitude: -121.093333), "WSDOT's feed coordinates, from the catalog")
     }
 
     @Test func anOffSeasonReportIsMarkedStale() {

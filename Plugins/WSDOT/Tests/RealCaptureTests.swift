@@ -78,6 +78,19 @@ struct RealCaptureTests {
         for pass in passes { #expect(pass["reportAge"]?.intValue != nil) }
     }
 
+    @Test("the catalog places every pass where WSDOT's feed does (the dashboard's map)")
+    func coordinates() throws {
+        let feed = try #require(try JSONValue.parse(realCapture("DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json")).arrayValue)
+        #expect(feed.count == PassCatalog.all.count)
+        for entry in feed {
+            let id = try #require(entry["MountainPassId"]?.intValue)
+            let pass = try #require(PassCatalog.pass(id: id), "pass \(id) is not in the catalog")
+            let coordinate = try #require(pass.coordinate)
+            #expect(abs(coordinate.latitude - (entry["Latitude"]?.doubleValue ?? .nan)) < 1e-5, "\(pass.slug) latitude")
+            #expect(abs(coordinate.longitude - (entry["Longitude"]?.doubleValue ?? .nan)) < 1e-5, "\(pass.slug) longitude")
+        }
+    }
+
     @Test("single raw records of 2025 decode; their off-season reports are months old")
     func offSeasonRecords() async throws {
         for name in ["wsdot_api_pass1_raw_2025-04-14_offseason.json", "wsdot_api_pass1_raw_2025-08-22_offseason.json"] {

@@ -216,44 +216,34 @@ package struct Configuration {
         }
 
         var cache = CacheSettings()
-        if let value = root["cache"] {
-            if let object = value.objectValue {
-                var options = SourceOptions(path: "cache", object: object, baseDirectory: file.directory)
-                do {
-                    cache.directory = try options.path("directory")
-                    cache.enabled = try options.bool("enabled") ?? true
-                    try options.finish()
-                } catch { problems.append(error.message) }
-            } else {
-                problems.append("cache: expected an object, found \(value.typeName)")
-            }
+        if var options = section("cache", root["cache"], directory: file.directory, problems: &problems) {
+            do {
+                cache.directory = try options.path("directory")
+                cache.enabled = try options.bool("enabled") ?? true
+                try options.finish()
+            } catch { problems.append(error.message) }
         }
 
         var serve = ServeSettings()
-        if let value = root["serve"] {
-            if let object = value.objectValue {
-                var options = SourceOptions(path: "serve", object: object, baseDirectory: file.directory)
-                do {
-                    serve.listen = try options.string("listen")
-                    serve.token = try options.string("token")
-                    if let single = object["cors"]?.stringValue {
-                        serve.cors = [single]
-                        _ = try? options.string("cors")
-                    } else {
-                        serve.cors = try options.strings("cors") ?? []
-                    }
-                    serve.cacheEntries = try options.int("cacheEntries", in: 0...10_000_000)
-                    serve.cacheBytes = try options.int("cacheBytes", in: 0...(1 << 40))
-                    try options.finish()
-                } catch { problems.append(error.message) }
-                // `${…}` is checked once expanded, when the server starts.
-                if let listen = serve.listen, !listen.contains("${"), ListenAddress(listen) == nil {
-                    problems.append("serve.listen: \"\(listen)\" is not host:port (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:80)")
+        if var options = section("serve", root["serve"], directory: file.directory, problems: &problems) {
+            do {
+                serve.listen = try options.string("listen")
+                serve.token = try options.string("token")
+                if let single = options.object["cors"]?.stringValue {
+                    serve.cors = [single]
+                    _ = try? options.string("cors")
+                } else {
+                    serve.cors = try options.strings("cors") ?? []
                 }
-                if serve.token?.isEmpty == true { problems.append("serve.token: empty; leave it out or use \"${CONDITIONS_SERVE_TOKEN}\"") }
-            } else {
-                problems.append("serve: expected an object, found \(value.typeName)")
+                serve.cacheEntries = try options.int("cacheEntries", in: 0...10_000_000)
+                serve.cacheBytes = try options.int("cacheBytes", in: 0...(1 << 40))
+                try options.finish()
+            } catch { problems.append(error.message) }
+            // `${…}` is checked once expanded, when the server starts.
+            if let listen = serve.listen, !listen.contains("${"), ListenAddress(listen) == nil {
+                problems.append("serve.listen: \"\(listen)\" is not host:port (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:80)")
             }
+            if serve.token?.isEmpty == true { problems.append("serve.token: empty; leave it out or use \"${CONDITIONS_SERVE_TOKEN}\"") }
         }
 
         let dashboard = readDashboard(root["dashboard"], directory: file.directory, problems: &problems)
@@ -264,16 +254,22 @@ package struct Configuration {
                              dashboard: dashboard)
     }
 
+    /// A top-level settings object (`cache`, `serve`, `dashboard`) as options to read, nil when
+    /// absent; anything but an object is a problem.
+    static func section(_ name: String, _ value: JSONValue?, directory: URL, problems: inout [String]) -> SourceOptions? {
+        guard let value else { return nil }
+        guard let object = value.objectValue else {
+            problems.append("\(name): expected an object, found \(value.typeName)")
+            return nil
+        }
+        return SourceOptions(path: name, object: object, baseDirectory: directory)
+    }
+
     /// The `dashboard` object: `{"title": "…", "urns": ["pass:stevens", …]}`, both optional.
     /// Whether each URN routes is checked by `conditions check`, as for `report`.
     static func readDashboard(_ value: JSONValue?, directory: URL, problems: inout [String]) -> DashboardSettings {
         var dashboard = DashboardSettings()
-        guard let value else { return dashboard }
-        guard let object = value.objectValue else {
-            problems.append("dashboard: expected an object, found \(value.typeName)")
-            return dashboard
-        }
-        var options = SourceOptions(path: "dashboard", object: object, baseDirectory: directory)
+        guard var options = section("dashboard", value, directory: directory, problems: &problems) else { return dashboard }
         do {
             if let title = try options.string("title") {
                 let trimmed = title.trimmingCharacters(in: .whitespacesAndNewlines)

@@ -11,7 +11,7 @@ import Foundation
 /// ResultCard(title: "Stevens Pass US 2", status: .init("restricted", tone: .caution),
 ///            rows: [.init("Eastbound", "Traction tires required", tone: .caution)],
 ///            link: .init(url: url, label: "WSDOT's page"),
-///            coordinate: .init(latitude: 47.7462, longitude: -121.0859))
+///            coordinate: .init(latitude: 47.745, longitude: -121.093333))
 /// ```
 public struct ResultCard: Sendable, Equatable {
     /// The card's heading: a pass's name, "Moon".
