@@ -81,29 +81,45 @@ struct API: Sendable {
     /// answered 304), `Cache-Control` from `maxAge` (nil: `no-store`).
     func body(_ buffer: ByteBuffer, etag: String, contentType: String, request: Request, status: HTTPResponse.Status,
               maxAge: Int?, lastModified: String?) -> Response {
+        let head = Self.validated(etag: etag, contentType: contentType, status: status, maxAge: maxAge, lastModified: lastModified,
+                                  ifNoneMatch: request.headers[.ifNoneMatch])
+        if head.status == .notModified { return Response(status: .notModified, headers: head.headers) }
+        return Response(status: status, headers: head.headers, body: .init(byteBuffer: buffer))
+    }
+
+    /// The status and headers of a body with validators: 304 when `ifNoneMatch` names the ETag
+    /// of a 200.
+    static func validated(etag: String, contentType: String, status: HTTPResponse.Status, maxAge: Int?, lastModified: String?,
+                          ifNoneMatch: String?) -> (status: HTTPResponse.Status, headers: HTTPFields) {
         var headers: HTTPFields = [.contentType: contentType]
-        headers.reserveCapacity(5)
+        headers.reserveCapacity(7)
         headers[.cacheControl] = maxAge.map { "max-age=\($0)" } ?? "no-store"
-        if status == .ok {
-            headers[.eTag] = etag
-            if let lastModified { headers[.lastModified] = lastModified }
-            if let condition = request.headers[.ifNoneMatch], HTTPCaching.matches(ifNoneMatch: condition, etag: etag) {
-                return Response(status: .notModified, headers: headers)
-            }
-        }
-        return Response(status: status, headers: headers, body: .init(byteBuffer: buffer))
+        guard status == .ok else { return (status, headers) }
+        headers[.eTag] = etag
+        if let lastModified { headers[.lastModified] = lastModified }
+        if let ifNoneMatch, HTTPCaching.matches(ifNoneMatch: ifNoneMatch, etag: etag) { return (.notModified, headers) }
+        return (status, headers)
+    }
+
+    /// The URN of a `/v1/urn/{urn}` path, percent-decoded.
+    static func urn(path: String) -> String {
+        let raw = path.dropFirst("/v1/urn/".count)
+        // Foundation's `contains` on strings goes through CFString; a byte search does not.
+        return raw.utf8.contains(UInt8(ascii: "%")) ? String(raw).removingPercentEncoding ?? String(raw) : String(raw)
+    }
+
+    /// The `Cache-Control` freshness of an answer: nil (`no-store`) unless it is a 200.
+    static func maxAge(of answer: ResultCoordinator.Answer, status: HTTPResponse.Status) -> Int? {
+        status == .ok ? answer.maxAge : nil
     }
 
     /// `GET /v1/urn/{urn}`: one result object, its status by error kind. The body and its
     /// validators were made once, when the result was resolved.
     func single(_ request: Request) async -> Response {
-        let raw = request.uri.path.dropFirst("/v1/urn/".count)
-        // Foundation's `contains` on strings goes through CFString; a byte search does not.
-        let urn = raw.utf8.contains(UInt8(ascii: "%")) ? String(raw).removingPercentEncoding ?? String(raw) : String(raw)
-        let answer = await server.coordinator.resolve(urn)
+        let answer = await server.coordinator.resolve(Self.urn(path: request.uri.path))
         let status = Self.status(for: answer.record)
         return body(answer.rendered.line, etag: answer.rendered.etag, contentType: "application/json", request: request, status: status,
-                    maxAge: status == .ok ? answer.maxAge : nil, lastModified: answer.rendered.lastModified)
+                    maxAge: Self.maxAge(of: answer, status: status), lastModified: answer.rendered.lastModified)
     }
 
     /// `/v1/resolve`: every answer in the order asked; fresh for as long as the least fresh one.

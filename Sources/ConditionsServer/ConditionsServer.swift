@@ -1,7 +1,9 @@
 import ConditionsCore
 import ConditionsKit
 import Foundation
+import HTTPTypes
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import ServiceLifecycle
@@ -38,9 +40,11 @@ package struct ConditionsServer: Sendable {
     /// (for at most `settings.shutdownGrace`), ends event streams and returns.
     /// `announce` receives the bound address (`127.0.0.1:53124`) once the server listens.
     package func run(announce: @escaping @Sendable (String) -> Void) async throws {
+        let answers = CachedAnswers(coordinator: coordinator, policy: policy, metrics: metrics, logger: logger)
+        let idleTimeout = settings.idleTimeout
         let app = Application(
             router: makeRouter(),
-            server: .http1(configuration: .init(idleTimeout: .nanoseconds(Int64(settings.idleTimeout / .nanoseconds(1))))),
+            server: HTTPServerBuilder { responder in ServerChannel(responder: responder, idleTimeout: idleTimeout, answers: answers) },
             configuration: .init(address: .hostname(settings.listen.host, port: settings.listen.port), serverName: nil),
             onServerRunning: { channel in
                 let host = settings.listen.host
@@ -58,9 +62,12 @@ package struct ConditionsServer: Sendable {
         try await group.run()
     }
 
+    /// The rules every request meets, whichever path answers it.
+    var policy: RequestPolicy { RequestPolicy(settings: settings, secrets: runtime.secrets) }
+
     func makeRouter() -> Hummingbird.Router<BasicRequestContext> {
         let router = Hummingbird.Router(context: BasicRequestContext.self)
-        router.add(middleware: FrontMiddleware(settings: settings, metrics: metrics, logger: logger, secrets: runtime.secrets))
+        router.add(middleware: FrontMiddleware(policy: policy, metrics: metrics, logger: logger))
         let api = API(server: self)
         router.get("/healthz") { _, _ in api.text("ok\n") }
         router.get("/readyz") { _, _ in api.ready() }

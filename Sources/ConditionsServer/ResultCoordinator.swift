@@ -75,19 +75,7 @@ package final class ResultCoordinator: Sendable {
         let second = Self.wholeSecond(Date())
         enum Step: Sendable { case answer(Answer), join(Task<Answer, Never>) }
         let step: Step = state.withLock { state in
-            if state.local.second != second {
-                if !state.local.answers.isEmpty { state.local = LocalSecond() }
-            } else if let rendered = state.local.answers[urn] {
-                metrics.cacheHits.increment()
-                return .answer(Answer(rendered: rendered, maxAge: 0))
-            }
-            let evictions = state.cache.evictions
-            let hit = state.cache.value(for: urn, now: now)
-            if state.cache.evictions != evictions { report(state.cache, evictedSince: evictions) }
-            if let hit {
-                metrics.cacheHits.increment()
-                return .answer(Answer(rendered: hit.value, maxAge: max(0, Int((hit.expires - now) / .seconds(1)))))
-            }
+            if let answer = remembered(urn, in: &state, now: now, second: second) { return .answer(answer) }
             if let task = state.resolving[urn] {
                 metrics.coalesced.increment()
                 return .join(task)
@@ -102,6 +90,29 @@ package final class ResultCoordinator: Sendable {
         // Not cancelled with its client: others may be waiting on it, and it ends within the source's timeout.
         case .join(let task): return await task.value
         }
+    }
+
+    /// The answer memory holds for `urn` while it is fresh, without waiting or resolving: what
+    /// `CachedAnswerHandler` answers on the event loop. Nil when `resolve` has work to do.
+    package func remembered(_ urn: String) -> Answer? {
+        let now = ContinuousClock.now
+        let second = Self.wholeSecond(Date())
+        return state.withLock { remembered(urn, in: &$0, now: now, second: second) }
+    }
+
+    private func remembered(_ urn: String, in state: inout State, now: ContinuousClock.Instant, second: Int) -> Answer? {
+        if state.local.second != second {
+            if !state.local.answers.isEmpty { state.local = LocalSecond() }
+        } else if let rendered = state.local.answers[urn] {
+            metrics.cacheHits.increment()
+            return Answer(rendered: rendered, maxAge: 0)
+        }
+        let evictions = state.cache.evictions
+        let hit = state.cache.value(for: urn, now: now)
+        if state.cache.evictions != evictions { report(state.cache, evictedSince: evictions) }
+        guard let hit else { return nil }
+        metrics.cacheHits.increment()
+        return Answer(rendered: hit.value, maxAge: max(0, Int((hit.expires - now) / .seconds(1))))
     }
 
     private func resolveNow(_ urn: String) async -> Answer {

@@ -17,6 +17,7 @@ package final class ServerMetrics: Sendable {
     let memoryCacheEntries: Prometheus.Gauge
     let memoryCacheBytes: Prometheus.Gauge
     let memoryCacheEvictions: Prometheus.Counter
+    let answeredOnEventLoop: Prometheus.Counter
     private let latency: DurationHistogram
     /// The request counters already made, by endpoint and status: the registry validates the
     /// name and labels and searches its families on every `makeCounter`, too much per request.
@@ -39,6 +40,8 @@ package final class ServerMetrics: Sendable {
         memoryCacheBytes = registry.makeGauge(name: "conditions_memory_cache_bytes", help: "Estimated bytes of the results held in memory.")
         memoryCacheEvictions = registry.makeCounter(name: "conditions_memory_cache_evictions_total",
                                                     help: "Results dropped from memory: expired, or least recently used beyond the limits.")
+        answeredOnEventLoop = registry.makeCounter(name: "conditions_http_event_loop_answers_total",
+                                                   help: "Requests for a fresh result in memory answered on the event loop, before the router.")
         latency = registry.makeDurationHistogram(name: "conditions_http_request_duration_seconds",
                                                  buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
                                                            .milliseconds(500), .seconds(1), .seconds(5), .seconds(30)],
