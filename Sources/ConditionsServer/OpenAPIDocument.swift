@@ -141,24 +141,7 @@ enum OpenAPIDocument {
         "description": "200 whenever the request is valid; a URN that fails is a failed result in its place, as in the CLI. Fresh (`max-age`) for as long as the least fresh result; `no-store` when any failed.",
         "parameters": [
           {
-            "name": "urn",
-            "in": "query",
-            "required": true,
-            "description": "1 to 100 URNs.",
-            "schema": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              },
-              "minItems": 1,
-              "maxItems": 100
-            },
-            "style": "form",
-            "explode": true,
-            "example": [
-              "pass:snoqualmie",
-              "moon:now"
-            ]
+            "$ref": "#/components/parameters/urns"
           },
           {
             "$ref": "#/components/parameters/Accept"
@@ -243,20 +226,7 @@ enum OpenAPIDocument {
         "description": "One poller per URN and interval, shared by every client, on the source's TTL (a minute for local sources) or `every`. A comment line every 15 s keeps the stream alive.",
         "parameters": [
           {
-            "name": "urn",
-            "in": "query",
-            "required": true,
-            "description": "1 to 100 URNs.",
-            "schema": {
-              "type": "array",
-              "items": {
-                "type": "string"
-              },
-              "minItems": 1,
-              "maxItems": 100
-            },
-            "style": "form",
-            "explode": true
+            "$ref": "#/components/parameters/urns"
           },
           {
             "name": "every",
@@ -618,6 +588,28 @@ enum OpenAPIDocument {
     }
   },
   "components": {
+    "parameters": {
+      "urns": {
+        "name": "urn",
+        "in": "query",
+        "required": true,
+        "description": "1 to 100 URNs.",
+        "schema": {
+          "type": "array",
+          "items": {
+            "type": "string"
+          },
+          "minItems": 1,
+          "maxItems": 100
+        },
+        "style": "form",
+        "explode": true,
+        "example": [
+          "pass:snoqualmie",
+          "moon:now"
+        ]
+      }
+    },
     "securitySchemes": {
       "bearer": {
         "type": "http",

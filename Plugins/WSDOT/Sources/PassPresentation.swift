@@ -8,7 +8,8 @@ extension ResultKind {
 }
 
 /// How `pass` results read: the pass's name and status, a row per direction's restriction,
-/// conditions, weather, and temperature · elevation · age of the report. `watch` compares the
+/// conditions, weather, a travel advisory, the page's other rows (`extra`), and temperature ·
+/// elevation · age of the report. `watch` compares the
 /// status and the restriction texts (for `pass:all`, every pass's status); the temperature and
 /// the "updated" time changing is not news.
 struct PassPresentation: ResultPresentation {
@@ -108,6 +109,11 @@ struct PassPresentation: ResultPresentation {
         }
         if let conditions = pass["conditions"]?.stringValue { rows.append(("Conditions", conditions)) }
         if let weather = pass["weather"]?.stringValue { rows.append(("Weather", weather)) }
+        if pass["travelAdvisory"]?.boolValue == true { rows.append(("Travel advisory", style.yellow("in effect"))) }
+        // Rows of the page this module has no field for, as the card shows them: nothing read is dropped.
+        for (label, value) in pass["extra"]?.objectValue ?? JSONObject() {
+            if let text = value.stringValue { rows.append((label, text)) }
+        }
         var facts: [String] = []
         if let temperature = pass["temperatureF"]?.doubleValue { facts.append("\(JSONValue.double(temperature))°F") }
         if let elevation = pass["elevationFt"]?.doubleValue { facts.append("\(JSONValue.double(elevation)) ft") }

@@ -42,6 +42,23 @@ import Testing
             == "             updated time 2025-12-15T07:41:03Z")
     }
 
+    @Test func anAdvisoryAndThePagesOtherRowsAreShown() {
+        func data(advisory: Bool) -> JSONValue {
+            ["id": "stevens", "name": "Stevens Pass US 2", "status": "open",
+             "restrictions": [["direction": "Eastbound", "text": "No restrictions", "status": "open"]],
+             "travelAdvisory": .bool(advisory), "extra": ["Snow depth at summit": "41 in"],
+             "updated": "2025-12-15T07:41:03Z", "reportAge": 60]
+        }
+        #expect(presentation.render(data(advisory: true), context: context()) == [
+            "Stevens Pass US 2  OPEN",
+            "  Eastbound             No restrictions",
+            "  Travel advisory       in effect",
+            "  Snow depth at summit  41 in",
+            "                        updated time 2025-12-15T07:41:03Z",
+        ])
+        #expect(!presentation.render(data(advisory: false), context: context()).contains { $0.contains("Travel advisory") })
+    }
+
     @Test func stalenessWording() {
         #expect(PassPresentation.staleness(86_400 * 2) == "2 days")
         #expect(PassPresentation.staleness(86_400 * 21) == "3 weeks")

@@ -69,7 +69,9 @@ final class CachedAnswerHandler: ChannelDuplexHandler, RemovableChannelHandler {
     }
 
     func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-        if case .end = unwrapOutboundIn(data) { passedOn -= 1 }
+        // Never below zero: Hummingbird also ends responses to requests never passed on (a
+        // parse error's 400), and a negative count would let a later answer overtake one.
+        if case .end = unwrapOutboundIn(data) { passedOn = max(0, passedOn - 1) }
         context.write(data, promise: promise)
     }
 }
