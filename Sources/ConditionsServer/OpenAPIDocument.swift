@@ -141,7 +141,7 @@ enum OpenAPIDocument {
         "description": "200 whenever the request is valid; a URN that fails is a failed result in its place, as in the CLI. Fresh (`max-age`) for as long as the least fresh result; `no-store` when any failed.",
         "parameters": [
           {
-            "$ref": "#/components/parameters/urns"
+            "$ref": "#/components/parameters/URNs"
           },
           {
             "$ref": "#/components/parameters/Accept"
@@ -226,7 +226,7 @@ enum OpenAPIDocument {
         "description": "One poller per URN and interval, shared by every client, on the source's TTL (a minute for local sources) or `every`. A comment line every 15 s keeps the stream alive.",
         "parameters": [
           {
-            "$ref": "#/components/parameters/urns"
+            "$ref": "#/components/parameters/URNs"
           },
           {
             "name": "every",
@@ -588,8 +588,15 @@ enum OpenAPIDocument {
     }
   },
   "components": {
+    "securitySchemes": {
+      "bearer": {
+        "type": "http",
+        "scheme": "bearer",
+        "description": "Required when the server listens off loopback (`--token`, CONDITIONS_SERVE_TOKEN or `\"serve\": {\"token\"}`)."
+      }
+    },
     "parameters": {
-      "urns": {
+      "URNs": {
         "name": "urn",
         "in": "query",
         "required": true,
@@ -608,16 +615,7 @@ enum OpenAPIDocument {
           "pass:snoqualmie",
           "moon:now"
         ]
-      }
-    },
-    "securitySchemes": {
-      "bearer": {
-        "type": "http",
-        "scheme": "bearer",
-        "description": "Required when the server listens off loopback (`--token`, CONDITIONS_SERVE_TOKEN or `\"serve\": {\"token\"}`)."
-      }
-    },
-    "parameters": {
+      },
       "AssetVersion": {
         "name": "v",
         "in": "query",

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsKit
 import Foundation
 import Logging
 import TestHarness
@@ -38,6 +39,11 @@ import Testing
         #expect(registered.count >= 10)
         #expect(registered.subtracting(described).isEmpty, "registered but not in openapi.json: \(registered.subtracting(described).sorted())")
         #expect(described.subtracting(registered).isEmpty, "in openapi.json but not registered: \(described.subtracting(registered).sorted())")
+    }
+
+    /// A key given twice would silently hide one of its values from every reader.
+    @Test func noObjectRepeatsAKey() throws {
+        #expect(throws: Never.self) { try JSONValue.parse(Data(OpenAPIDocument.text.utf8), duplicateKeys: .reject) }
     }
 
     /// Every `$ref` points at something the document defines.
