@@ -30,13 +30,19 @@ import Testing
             Self.expectSameHeaders(remembered, routed)
             #expect(remembered.header("Access-Control-Allow-Origin") == Self.origin)
             #expect(remembered.header("Date")?.hasSuffix(" GMT") == true)
+            // A plain request's head is reused within its second; never for one with an Origin.
+            let plain = try await server.request("/v1/urn/pass:snoqualmie", headers: [("Authorization", "Bearer \(Self.token)")])
+            #expect(plain.header("Access-Control-Allow-Origin") == nil)
+            let withOrigin = try await server.request("/v1/urn/pass:snoqualmie", headers: asked)
+            #expect(withOrigin.header("Access-Control-Allow-Origin") == Self.origin)
+            #expect(withOrigin.body == routed.body && plain.body == routed.body)
 
             let etag = try #require(remembered.header("ETag"))
             let notModified = try await server.request("/v1/urn/pass:snoqualmie", headers: asked + [("If-None-Match", "W/\"other\", \(etag)")])
             #expect(notModified.status == 304)
             #expect(notModified.body.isEmpty)
             #expect(notModified.header("ETag") == etag)
-            #expect(try await Self.eventLoopAnswers(server) == 2)
+            #expect(try await Self.eventLoopAnswers(server) == 4)
 
             // Refusals are the router's, with its one-line errors.
             let anonymous = try await server.request("/v1/urn/pass:snoqualmie")
@@ -44,18 +50,18 @@ import Testing
             #expect((anonymous.object["error"] as? [String: Any])?["kind"] as? String == "unauthorized")
             let wrong = try await server.request("/v1/urn/pass:snoqualmie", headers: [("Authorization", "Bearer \(String(Self.token.reversed()))")])
             #expect(wrong.status == 401)
-            #expect(try await Self.eventLoopAnswers(server) == 2)
+            #expect(try await Self.eventLoopAnswers(server) == 4)
 
             // Counted as the router counts: by endpoint and status.
             let metrics = try await server.request("/metrics", headers: asked).body
-            #expect(metrics.contains(#"conditions_http_requests_total{endpoint="/v1/urn",status="200"} 2"#))
+            #expect(metrics.contains(#"conditions_http_requests_total{endpoint="/v1/urn",status="200"} 4"#))
             #expect(metrics.contains(#"conditions_http_requests_total{endpoint="/v1/urn",status="304"} 1"#))
             #expect(metrics.contains(#"conditions_http_requests_total{endpoint="/v1/urn",status="401"} 2"#))
         }
         #expect(ended.status == 0)
         // One log line per request at -v, whichever path answered it.
         let lines = ended.stderr.split(separator: "\n")
-        #expect(lines.filter { $0.contains("GET /v1/urn/pass:snoqualmie 200 ") }.count == 2)
+        #expect(lines.filter { $0.contains("GET /v1/urn/pass:snoqualmie 200 ") }.count == 4)
         #expect(lines.filter { $0.contains("GET /v1/urn/pass:snoqualmie 304 ") }.count == 1)
         #expect(!ended.stderr.contains(Self.token))
     }
@@ -98,6 +104,14 @@ import Testing
             #expect(try await Self.eventLoopAnswers(server) >= 2)
             // Both 304s carry the same headers but the date, whichever path made them.
             #expect(Self.withoutDate(remembered[0].head) == Self.withoutDate(behindSlow[1].head))
+            // A conditional request after plain ones still gets its 304.
+            let mixed = try await connection.exchange([
+                RawConnection.get("/v1/urn/pass:snoqualmie"),
+                RawConnection.get("/v1/urn/pass:snoqualmie", headers: ["If-None-Match": etag]),
+                RawConnection.get("/v1/urn/pass:snoqualmie"),
+            ])
+            #expect(mixed.map(\.status) == [200, 304, 200])
+            #expect(mixed[2].body == warm.body)
             // The connection stays open, idle, into SIGTERM: the server still stops at once and cleanly.
         }
         #expect(ended.status == 0)
