@@ -182,12 +182,7 @@ enum OpenAPIDocument {
           "content": {
             "application/json": {
               "schema": {
-                "type": "array",
-                "items": {
-                  "type": "string"
-                },
-                "minItems": 1,
-                "maxItems": 100
+                "$ref": "#/components/schemas/URNList"
               },
               "example": [
                 "pass:all",
@@ -602,12 +597,7 @@ enum OpenAPIDocument {
         "required": true,
         "description": "1 to 100 URNs.",
         "schema": {
-          "type": "array",
-          "items": {
-            "type": "string"
-          },
-          "minItems": 1,
-          "maxItems": 100
+          "$ref": "#/components/schemas/URNList"
         },
         "style": "form",
         "explode": true,
@@ -731,6 +721,14 @@ enum OpenAPIDocument {
       }
     },
     "schemas": {
+      "URNList": {
+        "type": "array",
+        "items": {
+          "type": "string"
+        },
+        "minItems": 1,
+        "maxItems": 100
+      },
       "Result": {
         "type": "object",
         "required": [
