@@ -144,6 +144,7 @@ let package = Package(
             dependencies: [
                 "ConditionsCore",
                 "ConditionsKit",
+                "ConditionsProcess",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
             ]

@@ -69,12 +69,18 @@ package struct SupervisedProcess: Sendable {
     package var timeout: Duration
     package var onTimeout: OnTimeout
     package var leftovers: Leftovers
-    /// Registers the group while the program runs (so a signal handler can end it).
-    package var groups: ProcessGroups?
+
+    /// Every supervised program's group while it runs, so a host interrupted by a signal can
+    /// end them all before it exits (`InterruptSignals`).
+    static let running = ProcessGroups()
+
+    /// SIGTERM to the group of every supervised program running now: the host is going, and
+    /// none of them may outlive it (a hook, an Exec program, a page render).
+    package static func terminateAll() { running.signalAll(SIGTERM) }
 
     package init(program: String, argv0: String? = nil, arguments: [String], environment: Environment = .inherit(updating: [:]),
                  workingDirectory: String? = nil, output: Output, timeout: Duration, onTimeout: OnTimeout,
-                 leftovers: Leftovers, groups: ProcessGroups? = nil) {
+                 leftovers: Leftovers) {
         self.program = program
         self.argv0 = argv0
         self.arguments = arguments
@@ -84,7 +90,6 @@ package struct SupervisedProcess: Sendable {
         self.timeout = timeout
         self.onTimeout = onTimeout
         self.leftovers = leftovers
-        self.groups = groups
     }
 
     /// How a run ended and what it printed.
@@ -227,7 +232,7 @@ package struct SupervisedProcess: Sendable {
         options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
         let executable: Executable = program.contains("/") ? .path(FilePath(program)) : .name(program)
         // Registered from spawn until reaped (the body may return at once: `.standardError`).
-        defer { if let groups, let pid = state.pid { groups.remove(pid) } }
+        defer { if let pid = state.pid { Self.running.remove(pid) } }
         do {
             let result = try await Subprocess.run(
                 executable,
@@ -241,7 +246,7 @@ package struct SupervisedProcess: Sendable {
             ) { execution in
                 let pid = execution.processIdentifier.value
                 state.started(pid)
-                groups?.insert(pid)
+                Self.running.insert(pid)
                 started(pid)
                 let collected = try await collect(execution)
                 // Both pipes are at end of file, or the program has exited (and

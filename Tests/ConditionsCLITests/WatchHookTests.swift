@@ -69,7 +69,7 @@ import SystemPackage
         return true
     }
 
-    /// `conditions` running in the background with stdout and stderr in files: a hook's
+    /// `conditions` (any command) running in the background with stdout and stderr in files: a hook's
     /// daemon keeping watch's stderr open then holds no pipe that the test reads to its end.
     /// Started through swift-subprocess in a process group of its own; its exit is awaited,
     /// not polled for.
@@ -78,7 +78,9 @@ import SystemPackage
         private let run: Task<Int32, any Error>
         private let state: ProcessState
 
-        init(_ arguments: [String], in dir: URL, path: String = "/usr/bin:/bin", environment: [String: String] = [:]) throws {
+        /// `program` is the binary itself unless a test needs a wrapper (a shell that sets up
+        /// the process first).
+        init(_ arguments: [String], in dir: URL, program: String = CLI.binary.path, path: String = "/usr/bin:/bin", environment: [String: String] = [:]) throws {
             out = dir.appendingPathComponent("watch.out")
             err = dir.appendingPathComponent("watch.err")
             let outFile = try FileDescriptor.open(FilePath(out.path), .writeOnly, options: [.create, .truncate, .closeOnExec], permissions: .ownerReadWrite)
@@ -97,7 +99,7 @@ import SystemPackage
             self.state = state
             run = Task {
                 let result = try await Subprocess.run(
-                    .path(FilePath(CLI.binary.path)),
+                    .path(FilePath(program)),
                     arguments: Arguments(arguments),
                     environment: .custom(Dictionary(uniqueKeysWithValues: variables.compactMap { name, value in Environment.Key(rawValue: name).map { ($0, value) } })),
                     workingDirectory: FilePath(dir.path),

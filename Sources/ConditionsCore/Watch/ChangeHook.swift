@@ -11,7 +11,7 @@ import Logging
 /// - stdin is an unlinked regular file holding the event, not a pipe, so writing it never
 ///   blocks watch and a hook that ignores it (`true`, `notify-send`) is normal;
 /// - it starts with a clean signal mask and default dispositions (swift-subprocess resets both;
-///   watch itself ignores SIGINT/SIGTERM for its dispatch sources) in a process group of its
+///   watch itself handles SIGINT/SIGTERM/SIGHUP) in a process group of its
 ///   own, so one signal reaches the hook and everything it started;
 /// - its stdout and stderr are watch's stderr descriptor itself: nothing it prints can land
 ///   inside watch's stdout lines, and watch never waits on a pipe a grandchild might hold;
@@ -60,7 +60,7 @@ package struct ChangeHook: Sendable {
             output: .standardError, timeout: timeout, onTimeout: .terminate(grace: grace),
             // A hook may start something on purpose (a daemonizing notifier); only a timed-out
             // hook's group is killed.
-            leftovers: .keep, groups: Self.running)
+            leftovers: .keep)
         let outcome: Outcome
         do {
             let run = try await process.run(input: Data((event.serialized() + "\n").utf8))
@@ -77,13 +77,6 @@ package struct ChangeHook: Sendable {
         if let message = describe(outcome, urn: urn) { logger.error("\(message)") }
         return outcome
     }
-
-    /// The process groups of the hooks running now, for the SIGINT/SIGTERM handler: watch
-    /// exits from a signal handler, and must not leave a hook behind when it does.
-    static let running = ProcessGroups()
-
-    /// SIGTERM to every running hook's group.
-    package static func terminateRunning() { running.signalAll(SIGTERM) }
 
     /// The log line for `outcome`, nil for success.
     func describe(_ outcome: Outcome, urn: String) -> String? {

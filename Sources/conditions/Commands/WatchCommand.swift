@@ -1,7 +1,7 @@
 import ArgumentParser
 import ConditionsCore
+import ConditionsProcess
 import ConditionsKit
-import Dispatch
 import Foundation
 import Logging
 
@@ -29,7 +29,8 @@ struct WatchCommand: AsyncParsableCommand {
           conditions watch pass:stevens --every 5m --exec notify-send --exec "Stevens Pass"
           conditions watch moon:now --every 1h --exec '["/usr/local/bin/post-to-chat", "--channel", "moon"]'
 
-        Ctrl-C (or SIGTERM) stops watching, sends SIGTERM to running hooks' groups, and exits 0.
+        Ctrl-C, SIGTERM or SIGHUP stops watching, sends SIGTERM to running hooks' (and Exec \
+        programs') groups, and exits 0.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -74,8 +75,7 @@ struct WatchCommand: AsyncParsableCommand {
         let watched = try ReportInput.urns(arguments: urns, configured: runtime.configuration.report)
         guard !watched.isEmpty else { throw Failure.usage("nothing to watch: give URNs or a \"report\" list in the config") }
         let policy = try cache.policy(runtime: runtime, environment: global.environment)
-        let interruptSources = Self.exitCleanlyOnInterrupt()
-        defer { withExtendedLifetime(interruptSources) {} }
+        Self.exitCleanlyOnInterrupt()
 
         let renderer = TextRenderer(style: .forStandardOutput(environment: global.environment),
                                     timeZone: runtime.configuration.place.timeZone ?? .current,
@@ -107,21 +107,14 @@ struct WatchCommand: AsyncParsableCommand {
         }
     }
 
-    /// Ctrl-C and SIGTERM end the watch with status 0; output already written is complete
-    /// because every line is written whole. Running hooks sit in process groups of their own,
-    /// out of reach of the terminal's Ctrl-C and of a supervisor signalling watch alone, so
-    /// their groups get SIGTERM first.
-    /// The caller keeps the returned sources alive for as long as the watch runs.
-    static func exitCleanlyOnInterrupt() -> [any DispatchSourceSignal] {
-        [SIGINT, SIGTERM].map { signalNumber in
-            signal(signalNumber, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .global())
-            source.setEventHandler {
-                ChangeHook.terminateRunning()
-                Foundation.exit(0)
-            }
-            source.resume()
-            return source
+    /// Ctrl-C, SIGTERM and SIGHUP end the watch with status 0; output already written is complete
+    /// because every line is written whole. Running hooks (and Exec programs) sit in process
+    /// groups of their own, out of reach of the terminal's Ctrl-C and of a supervisor
+    /// signalling watch alone, so their groups get SIGTERM first.
+    static func exitCleanlyOnInterrupt() {
+        InterruptSignals.handle([SIGINT, SIGTERM, SIGHUP]) { _ in
+            SupervisedProcess.terminateAll()
+            InterruptSignals.exit(status: 0)
         }
     }
 }
