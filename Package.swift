@@ -102,7 +102,7 @@ let package = Package(
         ),
         // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),
         // which `conditions` itself must not (LinkingTests).
-        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP", "LazyLibcurl"]),
+        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP", "ConditionsProcess", "LazyLibcurl"]),
         // libcurl's functions for conditions-mcp's FoundationNetworking, opened on first use:
         // with release builds' `-disable-autolink-library curl` (scripts/dev) libcurl and its
         // TLS chain are not loaded at start (~5.5 MiB of resident set; docs/performance.md).
@@ -135,6 +135,7 @@ let package = Package(
         .executableTarget(name: "conditions-serve", dependencies: [
             "ConditionsCore",
             "ConditionsServer",
+            "ConditionsProcess",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOPosix", package: "swift-nio"),

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConditionsCore
+import ConditionsProcess
 import ConditionsServer
 import Foundation
 import NIOCore
@@ -45,6 +46,10 @@ do {
 // handler no longer hops between the loop that read it and a pool thread and back (scenario 9:
 // docs/performance.md). Called once, from the main thread, before any task is started.
 NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
-exit(await ServerLaunch.run(.init(config: options.config, profile: options.profile, verbosity: options.verbose, listen: options.listen,
-                                  noAuth: options.noAuth, offline: options.offline, refresh: options.refresh, noCache: options.noCache,
-                                  cacheDirectory: options.cacheDir)))
+let status = await ServerLaunch.run(.init(config: options.config, profile: options.profile, verbosity: options.verbose, listen: options.listen,
+                                          noAuth: options.noAuth, offline: options.offline, refresh: options.refresh, noCache: options.noCache,
+                                          cacheDirectory: options.cacheDir))
+// The drain is bounded, so an Exec program or page render may still run for a request that
+// was not waited for; none outlives the server.
+SupervisedProcess.terminateAll()
+exit(status)

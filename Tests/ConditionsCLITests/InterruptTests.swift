@@ -5,7 +5,8 @@ import Testing
 import Glibc
 #endif
 
-/// Ctrl-C, SIGTERM and SIGHUP through the binary while an Exec program is running: the
+/// Ctrl-C, SIGTERM and SIGHUP through the binary (a report, `watch`, `conditions mcp`) while
+/// an Exec program is running: the
 /// program sits in a process group of its own, which neither the terminal nor a supervisor
 /// signalling `conditions` reaches, so `conditions` must end it before going. A report then
 /// dies of the signal as a shell expects (128 + its number); `watch` exits 0. A signal ignored
@@ -78,6 +79,30 @@ import Glibc
         guard await watch.finish(within: 30) else { return }
         #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(await Self.gone(pids), "the Exec program or its child outlived watch")
+    }
+
+    /// `conditions mcp` with stdin held open: the feeder sends `initialize`, waits for its reply,
+    /// then `initialized` and a `resolve` of the hanging pass, and sleeps.
+    @Test func theMCPServerEndsItsProgramsThenDiesOfTheSignal() async throws {
+        let config = try Self.hangingConfig()
+        let feeder = config.dir.appendingPathComponent("feeder.pid")
+        defer {
+            if let pid = WatchHookTests.pid(in: feeder) { kill(pid, SIGKILL) }
+            Self.cleanUp(config)
+        }
+        let initialize = #"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"interrupt","version":"1"}}}"#
+        let initialized = #"{"jsonrpc":"2.0","method":"notifications/initialized"}"#
+        let call = #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"resolve","arguments":{"urns":["pass:snoqualmie"]}}}"#
+        let script = #"""
+            exec "$0" mcp --no-cache < <(printf '%s\n' "$1"; until grep -q '"id":1' watch.out; do sleep 0.05; done
+                                          printf '%s\n' "$2" "$3"; echo $BASHPID > feeder.pid; exec sleep 1000)
+            """#
+        let server = try Watch(["-c", script, CLI.binary.path, initialize, initialized, call], in: config.dir, program: "/bin/bash")
+        guard let pids = await Self.running(config, server) else { return }
+        server.signal(SIGTERM)
+        guard await server.finish(within: 30) else { return }
+        #expect(await server.status == 128 + SIGTERM, "\(server.stderr)")
+        #expect(await Self.gone(pids), "the Exec program or its child outlived the MCP server")
     }
 
     /// SIGINT, ignored by the shell that started the report, stays ignored: the SIGTERM sent

@@ -77,6 +77,8 @@ import SystemPackage
         let out: URL, err: URL
         private let run: Task<Int32, any Error>
         private let state: ProcessState
+        private let arguments: [String]
+        private let signals = Mutex<[String]>([])
 
         /// `program` is the binary itself unless a test needs a wrapper (a shell that sets up
         /// the process first).
@@ -97,6 +99,7 @@ import SystemPackage
             options.processGroupID = 0
             let state = ProcessState()
             self.state = state
+            self.arguments = arguments
             run = Task {
                 let result = try await Subprocess.run(
                     .path(FilePath(program)),
@@ -121,10 +124,31 @@ import SystemPackage
 
         /// Sends `signal` to watch, if it has started and not yet been reaped.
         func signal(_ signal: Int32) {
-            state.value.withLock { state in
-                guard !state.ended, let pid = state.pid else { return }
-                kill(pid, signal)
+            let sent: String = state.value.withLock { state in
+                guard !state.ended, let pid = state.pid else { return "not sent (ended: \(state.ended))" }
+                return kill(pid, signal) == 0 ? "sent" : "kill failed: errno \(errno)"
             }
+            signals.withLock { $0.append("\(signal): \(sent)") }
+        }
+
+        /// What a test that timed out needs to know: the signals sent, and the process's signal
+        /// state and threads as /proc shows them.
+        var processReport: String {
+            let pid = state.value.withLock { $0.pid }
+            var report = "signals: \(signals.withLock { $0 })"
+            guard let pid else { return report + "; never started" }
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            let lines = status.split(separator: "\n").filter { ["State", "SigPnd", "ShdPnd", "SigBlk", "SigIgn", "SigCgt", "Threads"].contains($0.split(separator: ":").first.map(String.init) ?? "") }
+            report += "; /proc/\(pid): \(lines.joined(separator: ", "))"
+            let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+            for task in tasks.sorted() {
+                let base = "/proc/\(pid)/task/\(task)"
+                let name = ((try? String(contentsOfFile: base + "/comm", encoding: .utf8)) ?? "?").trimmingCharacters(in: .whitespacesAndNewlines)
+                let wchan = (try? String(contentsOfFile: base + "/wchan", encoding: .utf8)) ?? "?"
+                let blocked = ((try? String(contentsOfFile: base + "/status", encoding: .utf8)) ?? "").split(separator: "\n").first { $0.hasPrefix("SigBlk") } ?? ""
+                report += "; \(task) \(name) \(wchan) \(blocked)"
+            }
+            return report
         }
 
         /// Waits for watch to exit; a watch still running after `seconds` has its group killed
@@ -138,7 +162,7 @@ import SystemPackage
                 }
                 let finished = await group.next() ?? false
                 if !finished {
-                    Issue.record("watch did not finish within \(seconds) s; stderr: \(stderr)")
+                    Issue.record("\(arguments.first ?? "conditions") did not finish within \(seconds) s; stderr: \(stderr); \(processReport)")
                     state.value.withLock { state in
                         if !state.ended, let pid = state.pid { kill(-pid, SIGKILL) }
                     }
