@@ -40,7 +40,7 @@ import Glibc
             WatchHookTests.pid(in: config.program) != nil && WatchHookTests.pid(in: config.child) != nil
         }
         guard started, let program = WatchHookTests.pid(in: config.program), let child = WatchHookTests.pid(in: config.child) else {
-            process.signal(SIGKILL)
+            await process.signal(SIGKILL)
             Issue.record("the Exec program never started: \(process.stderr)")
             return nil
         }
@@ -63,7 +63,7 @@ import Glibc
         defer { Self.cleanUp(config) }
         let report = try Watch(["--no-cache", "pass:snoqualmie", "moon:now"], in: config.dir)
         guard let pids = await Self.running(config, report) else { return }
-        report.signal(signal)
+        await report.signal(signal)
         guard await report.finish(within: 30) else { return }
         #expect(await report.status == 128 + signal, "\(report.stderr)")
         #expect(await Self.gone(pids), "the Exec program or its child outlived the report")
@@ -75,7 +75,7 @@ import Glibc
         defer { Self.cleanUp(config) }
         let watch = try Watch(["watch", "--no-cache", "--every", "1s", "pass:snoqualmie"], in: config.dir)
         guard let pids = await Self.running(config, watch) else { return }
-        watch.signal(SIGTERM)
+        await watch.signal(SIGTERM)
         guard await watch.finish(within: 30) else { return }
         #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(await Self.gone(pids), "the Exec program or its child outlived watch")
@@ -99,7 +99,7 @@ import Glibc
             """#
         let server = try Watch(["-c", script, CLI.binary.path, initialize, initialized, call], in: config.dir, program: "/bin/bash")
         guard let pids = await Self.running(config, server) else { return }
-        server.signal(SIGTERM)
+        await server.signal(SIGTERM)
         guard await server.finish(within: 30) else { return }
         #expect(await server.status == 128 + SIGTERM, "\(server.stderr)")
         #expect(await Self.gone(pids), "the Exec program or its child outlived the MCP server")
@@ -112,8 +112,8 @@ import Glibc
         defer { Self.cleanUp(config) }
         let report = try Watch(["-c", #"trap '' INT; exec "$0" --no-cache pass:snoqualmie"#, CLI.binary.path], in: config.dir, program: "/bin/sh")
         guard let pids = await Self.running(config, report) else { return }
-        report.signal(SIGINT)
-        report.signal(SIGTERM)
+        await report.signal(SIGINT)
+        await report.signal(SIGTERM)
         guard await report.finish(within: 30) else { return }
         #expect(await report.status == 128 + SIGTERM, "\(report.stderr)")
         #expect(await Self.gone(pids))

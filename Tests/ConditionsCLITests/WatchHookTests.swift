@@ -76,6 +76,11 @@ import SystemPackage
     final class Watch: Sendable {
         let out: URL, err: URL
         private let run: Task<Int32, any Error>
+        /// The PID once swift-subprocess has handed it over (nil if the spawn failed). Under a
+        /// full parallel suite that can come seconds after the program is running (its task
+        /// waits for a thread of the shared pool), so `signal` waits for it: a signal sent on
+        /// "no PID yet" was lost, and the program ran on (CI saw watch "not finish").
+        private let started: Task<pid_t?, Never>
         private let state: ProcessState
         private let arguments: [String]
         private let signals = Mutex<[String]>([])
@@ -100,7 +105,13 @@ import SystemPackage
             let state = ProcessState()
             self.state = state
             self.arguments = arguments
+            let (pids, announce) = AsyncStream<pid_t>.makeStream()
+            started = Task {
+                var iterator = pids.makeAsyncIterator()
+                return await iterator.next()
+            }
             run = Task {
+                defer { announce.finish() }
                 let result = try await Subprocess.run(
                     .path(FilePath(program)),
                     arguments: Arguments(arguments),
@@ -113,6 +124,7 @@ import SystemPackage
                 ) { execution in
                     let pid = execution.processIdentifier.value
                     state.value.withLock { $0.pid = pid }
+                    announce.yield(pid)
                 }
                 state.value.withLock { $0.ended = true }
                 switch result.terminationStatus {
@@ -122,8 +134,9 @@ import SystemPackage
             }
         }
 
-        /// Sends `signal` to watch, if it has started and not yet been reaped.
-        func signal(_ signal: Int32) {
+        /// Sends `signal` to the process once its PID is known, unless it has been reaped.
+        func signal(_ signal: Int32) async {
+            _ = await started.value
             let sent: String = state.value.withLock { state in
                 guard !state.ended, let pid = state.pid else { return "not sent (ended: \(state.ended))" }
                 return kill(pid, signal) == 0 ? "sent" : "kill failed: errno \(errno)"
@@ -273,13 +286,13 @@ import SystemPackage
         defer { for file in [hookPIDFile, childPIDFile] { if let pid = Self.pid(in: file) { kill(pid, SIGKILL) } } }
         let started = await Self.eventually(within: 60) { Self.pid(in: hookPIDFile) != nil && Self.pid(in: childPIDFile) != nil }
         guard started else {
-            watch.signal(SIGKILL)
+            await watch.signal(SIGKILL)
             Issue.record("the hook never started: \(watch.stderr)")
             return
         }
         let hookPID = try #require(Self.pid(in: hookPIDFile)), childPID = try #require(Self.pid(in: childPIDFile))
         #expect(Self.isAlive(hookPID) && Self.isAlive(childPID))
-        watch.signal(SIGTERM)
+        await watch.signal(SIGTERM)
         guard await watch.finish(within: 30) else { return }
         #expect(await watch.status == 0, "\(watch.stderr)")
         #expect(await Self.eventually(within: 10) { !Self.isAlive(hookPID) && !Self.isAlive(childPID) }, "the hook's group got SIGTERM")
