@@ -12,7 +12,8 @@ package struct ServerSettings: Sendable {
     package var cors: [String]
     /// Longest graceful shutdown: in-flight requests still running after it are dropped.
     package var shutdownGrace: Duration = .seconds(10)
-    /// A connection idle this long is closed (slow or idle clients).
+    /// A connection idle this long, or this slow to send a request, is closed
+    /// (`"serve": {"idleTimeout"}`).
     package var idleTimeout: Duration = .seconds(30)
     /// How many fresh results the server keeps in memory.
     package var memoryCache = MemoryCacheLimits.standard
@@ -53,6 +54,7 @@ package struct ServerSettings: Sendable {
             warning = "warning: --no-auth: anyone who can reach \(address) can use this server"
         }
         var settings = ServerSettings(listen: address, token: chosenToken, cors: expanded.cors)
+        if let idle = expanded.idleTimeout { settings.idleTimeout = .milliseconds(Int64(idle * 1000)) }
         settings.memoryCache = MemoryCacheLimits(entries: expanded.cacheEntries ?? MemoryCacheLimits.standard.entries,
                                                  bytes: expanded.cacheBytes ?? MemoryCacheLimits.standard.bytes)
         return (settings, warning)

@@ -4,6 +4,7 @@ import LoopbackServer
 import NIOCore
 import NIOHTTP1
 import NIOPosix
+import Synchronization
 import TestHarness
 import Testing
 
@@ -192,6 +193,29 @@ final class RawConnection: @unchecked Sendable {
             received += chunk.readBytes(length: chunk.readableBytes) ?? []
         }
         return responses
+    }
+
+    /// Writes `text` as it is (a request, or part of one).
+    func write(_ text: String) async throws {
+        try await channel.channel.writeAndFlush(ByteBuffer(string: text))
+    }
+
+    /// Reads until the server closes the connection; the seconds from `since` until then, or
+    /// nil if it was still open after `seconds` more (the connection is closed then).
+    func secondsUntilClosedByServer(since started: ContinuousClock.Instant, within seconds: Int64) async throws -> Double? {
+        let channel = channel.channel
+        let deadlinePassed = Mutex(false)
+        let deadline = channel.eventLoop.scheduleTask(in: .seconds(seconds)) {
+            deadlinePassed.withLock { $0 = true }
+            channel.close(promise: nil)
+        }
+        defer { deadline.cancel() }
+        do {
+            while try await inbound.next() != nil {}
+        } catch {}
+        guard !deadlinePassed.withLock({ $0 }) else { return nil }
+        let elapsed = ContinuousClock.now - started
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     }
 
     /// Closes the connection; called before the last reference goes (NIO's writer must be finished).

@@ -226,6 +226,40 @@ import Testing
         #expect(check.stderr.contains("serve.tokn"))
     }
 
+    /// `"serve": {"idleTimeout": "1s"}`: a connection that never sends a request, one that stops
+    /// in the middle of its request head, and one left idle after an answer are closed by the
+    /// server after about that second (the default, 30 s, would outlast the bound); a bad value
+    /// is a configuration error.
+    @Test func idleAndSlowClientsAreClosed() async throws {
+        let (upstream, dir) = try Self.setUp(extra: #", "serve": {"idleTimeout": "1s"}"#)
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment) { server in
+            // Each connection's last activity: the server's idle clock starts no earlier.
+            let silent = try await RawConnection.open(port: server.port)
+            let silentSince = ContinuousClock.now
+            let halfHead = try await RawConnection.open(port: server.port)
+            let halfHeadSince = ContinuousClock.now
+            try await halfHead.write("GET /v1/urn/moon:now HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+            let answered = try await RawConnection.open(port: server.port)
+            #expect(try await answered.exchange([RawConnection.get("/v1/urn/moon:now")]).first?.status == 200)
+            let answeredSince = ContinuousClock.now
+            for (name, connection, since) in [("silent", silent, silentSince), ("half a request head", halfHead, halfHeadSince),
+                                              ("idle after an answer", answered, answeredSince)] {
+                let seconds = try await connection.secondsUntilClosedByServer(since: since, within: 20)
+                #expect(seconds != nil, "\(name): still open after 20 s")
+                #expect((seconds ?? 0) >= 0.5, "\(name): closed after \(seconds ?? 0) s, before the idle timeout")
+                connection.close()
+            }
+        }
+        for (value, problem) in [("0", "serve.idleTimeout: 0.0 s is outside 1 s…3600 s"), (#""soon""#, "serve.idleTimeout: expected a duration")] {
+            let (upstream, bad) = try Self.setUp(extra: #", "serve": {"idleTimeout": \#(value)}"#)
+            defer { upstream.stop(); try? FileManager.default.removeItem(at: bad) }
+            let check = try await CLI.run(["check"], in: bad)
+            #expect(check.status == 2)
+            #expect(check.stderr.contains(problem), "\(check.stderr)")
+        }
+    }
+
     @Test func eventsStreamInitialThenChange() async throws {
         // A 1 s TTL and no disk cache: each poll asks the upstream, and a failure is a new state.
         let (upstream, dir) = try Self.setUp(ttl: 1, cache: #""cache": {"enabled": false}"#)

@@ -37,6 +37,9 @@ package struct Configuration {
         package var cacheEntries: Int?
         /// At most about this many bytes of results in the server's memory; nil: the default.
         package var cacheBytes: Int?
+        /// Seconds a connection may stay idle, or take to send a request, before it is closed;
+        /// nil: the server's default (30).
+        package var idleTimeout: Double?
 
         /// Settings as given.
         package init(listen: String? = nil, token: String? = nil, cors: [String] = []) {
@@ -237,6 +240,12 @@ package struct Configuration {
                 }
                 serve.cacheEntries = try options.int("cacheEntries", in: 0...10_000_000)
                 serve.cacheBytes = try options.int("cacheBytes", in: 0...(1 << 40))
+                if let value = options.value("idleTimeout"),
+                   let seconds = Self.readDuration(value, path: "serve.idleTimeout", problems: &problems) {
+                    if (1...3600).contains(seconds) { serve.idleTimeout = seconds } else {
+                        problems.append("serve.idleTimeout: \(seconds) s is outside 1 s…3600 s")
+                    }
+                }
                 try options.finish()
             } catch { problems.append(error.message) }
             // `${…}` is checked once expanded, when the server starts.
