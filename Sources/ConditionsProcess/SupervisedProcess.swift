@@ -246,6 +246,8 @@ package struct SupervisedProcess: Sendable {
             ) { execution in
                 let pid = execution.processIdentifier.value
                 state.started(pid)
+                // From here `terminateAll` reaches it; an interrupt in the one task hop between
+                // the spawn and this line misses it (swift-subprocess hands the PID over no sooner).
                 Self.running.insert(pid)
                 started(pid)
                 let collected = try await collect(execution)
