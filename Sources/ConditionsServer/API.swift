@@ -182,8 +182,9 @@ struct API: Sendable {
 }
 
 extension API {
-    /// `GET /v1/events?urn=…[&every=5m]`: Server-Sent Events, `initial` then `change`.
-    func stream(_ request: Request) throws -> Response {
+    /// `GET /v1/events?urn=…[&every=5m]`: Server-Sent Events, `initial` then `change`, until
+    /// the client's connection closes (`closing`), which ends the subscription at once.
+    func stream(_ request: Request, closing: EventLoopFuture<Void>) throws -> Response {
         let query = request.uri.queryParameters
         let urns = try Self.urns(query: query.getAll("urn").map { String($0) })
         var every: Int?
@@ -203,6 +204,7 @@ extension API {
         }
         let events = server.events
         let (id, stream) = subscription
+        closing.whenComplete { _ in events.unsubscribe(id) }
         return Response(
             status: .ok,
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],

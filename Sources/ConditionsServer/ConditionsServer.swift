@@ -65,8 +65,8 @@ package struct ConditionsServer: Sendable {
     /// The rules every request meets, whichever path answers it.
     var policy: RequestPolicy { RequestPolicy(settings: settings, secrets: runtime.secrets) }
 
-    func makeRouter() -> Hummingbird.Router<BasicRequestContext> {
-        let router = Hummingbird.Router(context: BasicRequestContext.self)
+    func makeRouter() -> Hummingbird.Router<ServerRequestContext> {
+        let router = Hummingbird.Router(context: ServerRequestContext.self)
         router.add(middleware: FrontMiddleware(policy: policy, metrics: metrics, logger: logger))
         let api = API(server: self)
         router.get("/healthz") { _, _ in api.text("ok\n") }
@@ -88,7 +88,7 @@ package struct ConditionsServer: Sendable {
             }
             return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
         }
-        router.get("/v1/events") { request, _ in try api.stream(request) }
+        router.get("/v1/events") { request, context in try api.stream(request, closing: context.channel.closeFuture) }
         router.get("/v1/openapi.json") { request, _ in
             api.body(ByteBuffer(bytes: OpenAPIDocument.bytes), etag: OpenAPIDocument.etag, contentType: "application/json", request: request,
                      status: .ok, maxAge: 0, lastModified: nil)

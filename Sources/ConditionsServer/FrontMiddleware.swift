@@ -6,7 +6,7 @@ import Logging
 /// What every request Hummingbird routes passes first: the `RequestPolicy` (URL limit,
 /// authentication, CORS), one-line JSON errors, the request's metrics and its log line.
 struct FrontMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = ServerRequestContext
 
     let policy: RequestPolicy
     let metrics: ServerMetrics

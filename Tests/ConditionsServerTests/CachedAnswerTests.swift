@@ -200,6 +200,19 @@ final class RawConnection: @unchecked Sendable {
         try await channel.channel.writeAndFlush(ByteBuffer(string: text))
     }
 
+    /// Reads until what was received contains `text`; false if the connection closed first or
+    /// `seconds` passed.
+    func read(until text: String, within seconds: Int64) async throws -> Bool {
+        let channel = channel.channel
+        let deadline = channel.eventLoop.scheduleTask(in: .seconds(seconds)) { channel.close(promise: nil) }
+        defer { deadline.cancel() }
+        while !String(decoding: received, as: UTF8.self).contains(text) {
+            guard var chunk = try? await inbound.next() else { return false }
+            received += chunk.readBytes(length: chunk.readableBytes) ?? []
+        }
+        return true
+    }
+
     /// Reads until the server closes the connection; the seconds from `since` until then, or
     /// nil if it was still open after `seconds` more (the connection is closed then).
     func secondsUntilClosedByServer(since started: ContinuousClock.Instant, within seconds: Int64) async throws -> Double? {

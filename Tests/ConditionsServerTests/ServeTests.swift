@@ -291,6 +291,32 @@ import Testing
         }
     }
 
+    /// A client that goes away costs nothing afterwards: its stream ends as soon as its FIN
+    /// arrives (not at a failed heartbeat write, 15–30 s later: the bound of 10 s tells them
+    /// apart), and the URN's poller, which had no other client, stops asking the upstream. The
+    /// TTL is 1 s, so a poller left running would fetch again within the 3.5 s watched at the end.
+    @Test func aClientThatDisconnectsCostsNothingAfterwards() async throws {
+        let (upstream, dir) = try Self.setUp(ttl: 1, cache: #""cache": {"enabled": false}"#)
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment) { server in
+            let client = try await RawConnection.open(port: server.port)
+            try await client.write(RawConnection.get("/v1/events?urn=pass:snoqualmie"))
+            #expect(try await client.read(until: "event: initial", within: 30))
+            #expect(try await MemoryBoundTests.metric("conditions_sse_clients", in: server) == 1)
+            client.close()
+            var clients = 1.0
+            let deadline = ContinuousClock.now + .seconds(10)
+            while clients > 0, ContinuousClock.now < deadline {
+                clients = try await MemoryBoundTests.metric("conditions_sse_clients", in: server)
+                if clients > 0 { try await Task.sleep(for: .milliseconds(100)) }
+            }
+            #expect(clients == 0, "the gone client is still counted")
+            let fetches = upstream.stats.totalRequests
+            try await Task.sleep(for: .milliseconds(3500))
+            #expect(upstream.stats.totalRequests == fetches, "the poller kept asking the upstream after its only client left")
+        }
+    }
+
     @Test func sigtermDrainsAndExitsZero() async throws {
         let (upstream, dir) = try Self.setUp()
         defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }

@@ -9,7 +9,8 @@ import NIOHTTPTypesHTTP1
 /// Hummingbird's HTTP/1 child channel with `CachedAnswerHandler` in its pipeline, placed after
 /// `HTTPConnectionStateHandler`: `HTTP1Channel`'s own additional handlers go before it, where
 /// requests answered early would escape the idle timeout and the graceful shutdown's
-/// bookkeeping. Otherwise the pipeline is `HTTP1Channel`'s.
+/// bookkeeping; and `EventStreamHangup`, which ends an event stream whose client has gone.
+/// Otherwise the pipeline is `HTTP1Channel`'s.
 struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -29,6 +30,7 @@ struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
             try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
             try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
             try operations.addHandler(CachedAnswerHandler(answers: answers))
+            try operations.addHandler(EventStreamHangup())
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
     }

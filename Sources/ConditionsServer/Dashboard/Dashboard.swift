@@ -69,7 +69,7 @@ final class Dashboard: Sendable {
     }
 
     /// Adds `/`, `/card` and the two assets to `router`.
-    static func addRoutes(to router: Hummingbird.Router<BasicRequestContext>, server: ConditionsServer) {
+    static func addRoutes(to router: Hummingbird.Router<ServerRequestContext>, server: ConditionsServer) {
         let dashboard = Dashboard(server: server)
         router.get("/") { request, _ in await dashboard.page(request) }
         router.get("/card") { request, _ in await dashboard.card(request) }
