@@ -8,12 +8,11 @@ import Glibc
 ///
 /// `handle` installs a plain `sigaction` handler at once, in the calling thread, for the whole
 /// process: from the moment it returns, no such signal can be lost or take its default action,
-/// whichever thread the kernel delivers it to. A signal ignored when `handle` is called
-/// stays ignored. The handler only writes the signal's number to
-/// a pipe (async-signal-safe); a thread of its own reads it and runs `action` there, where any
-/// code may run. A `DispatchSource` was used before and lost a SIGTERM once under load: it
-/// registers later, on libdispatch's manager thread, and the signal had to be ignored until it
-/// had (its Linux backend also relies on re-raising the signal to that thread).
+/// whichever thread the kernel delivers it to. A signal ignored when `handle` is called stays
+/// ignored. The handler only writes the signal's number to a pipe (async-signal-safe); a
+/// thread of its own reads it and runs `action` there, where any code may run. (A
+/// `DispatchSource`, used before for `watch`, registers later on libdispatch's manager thread
+/// and needed the signal ignored meanwhile: a window in which a signal was dropped.)
 ///
 /// ```swift
 /// InterruptSignals.handle([SIGINT, SIGTERM]) { signal in
