@@ -247,7 +247,8 @@ import Testing
                                               ("idle after an answer", answered, answeredSince)] {
                 let seconds = try await connection.secondsUntilClosedByServer(since: since, within: 20)
                 #expect(seconds != nil, "\(name): still open after 20 s")
-                #expect((seconds ?? 0) >= 0.5, "\(name): closed after \(seconds ?? 0) s, before the idle timeout")
+                // The server's clock started a little before ours (and more on a loaded machine).
+                #expect((seconds ?? 0) >= 0.2, "\(name): closed after \(seconds ?? 0) s, not by the idle timeout")
                 connection.close()
             }
         }
@@ -313,7 +314,9 @@ import Testing
             #expect(clients == 0, "the gone client is still counted")
             let fetches = upstream.stats.totalRequests
             try await Task.sleep(for: .milliseconds(3500))
-            #expect(upstream.stats.totalRequests == fetches, "the poller kept asking the upstream after its only client left")
+            // One fetch already on its way when the client left may still arrive; a poller left
+            // running would make three or more.
+            #expect(upstream.stats.totalRequests <= fetches + 1, "the poller kept asking the upstream after its only client left")
         }
     }
 
