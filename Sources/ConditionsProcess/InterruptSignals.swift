@@ -15,12 +15,30 @@ import Glibc
 /// and needed the signal ignored meanwhile: a window in which a signal was dropped.)
 ///
 /// ```swift
-/// InterruptSignals.handle([SIGINT, SIGTERM]) { signal in
-///     SupervisedProcess.terminateAll()
-///     InterruptSignals.exit(status: 0)
-/// }
+/// InterruptSignals.endChildren(then: .exit(0))          // watch
+/// InterruptSignals.endChildren(then: .dieOfTheSignal)   // a report, conditions mcp
 /// ```
 package enum InterruptSignals {
+    /// How the process ends once its children have been sent SIGTERM.
+    package enum Ending: Sendable {
+        /// Dies of the signal, as it would have unhandled (130, 143, 129 in a shell).
+        case dieOfTheSignal
+        /// Exits with this status.
+        case exit(Int32)
+    }
+
+    /// Ctrl-C, SIGTERM and SIGHUP send SIGTERM to every supervised program's group
+    /// (`SupervisedProcess.terminateAll`), then end the process as `ending` says.
+    package static func endChildren(then ending: Ending) {
+        handle([SIGINT, SIGTERM, SIGHUP]) { signal in
+            SupervisedProcess.terminateAll()
+            switch ending {
+            case .dieOfTheSignal: exit(bySignal: signal)
+            case .exit(let status): exit(status: status)
+            }
+        }
+    }
+
     /// The pipe's write end, for the handler; -1 until `handle` has run. An atomic, so the
     /// handler reads it without a lock (async-signal-safe).
     private static let writeEnd = Atomic<Int32>(-1)
@@ -28,7 +46,7 @@ package enum InterruptSignals {
 
     /// Runs `action` on a thread of its own each time one of `signals` arrives. Call once per
     /// process; a second call is ignored (one action per process, one reader thread).
-    package static func handle(_ signals: [Int32], _ action: @escaping @Sendable (Int32) -> Void) {
+    static func handle(_ signals: [Int32], _ action: @escaping @Sendable (Int32) -> Void) {
         let first = installed.withLock { installed in
             defer { installed = true }
             return !installed
@@ -52,7 +70,7 @@ package enum InterruptSignals {
         }
         reader.name = "conditions-signals"
         reader.start()
-        for signal in signals where !ignoredAtStart(signal) {
+        for signal in signals where !isIgnored(signal) {
             var handler = sigaction()
             handler.__sigaction_handler.sa_handler = { signal in
                 let saved = errno
@@ -67,22 +85,23 @@ package enum InterruptSignals {
         }
     }
 
-    /// Whether `signal` is ignored now, as it is when a shell starts a background job
-    /// (SIGINT) or under `nohup` (SIGHUP): such a signal stays ignored, as for any program.
-    private static func ignoredAtStart(_ signal: Int32) -> Bool {
+    /// Whether `signal` is ignored now: SIGINT in a shell's background job, SIGHUP under
+    /// `nohup` (such a signal stays ignored, as for any program), SIGPIPE in a systemd service.
+    package static func isIgnored(_ signal: Int32) -> Bool {
         var current = sigaction()
         guard sigaction(signal, nil, &current) == 0 else { return false }
+        // C function pointers are not Equatable; SIG_IGN is the handler value 1.
         return unsafeBitCast(current.__sigaction_handler.sa_handler, to: Int.self) == unsafeBitCast(SIG_IGN, to: Int.self)
     }
 
     /// Ends the process at once with `status`, without running exit handlers: another thread
     /// may be anywhere, holding any lock an exit handler might want. Everything Conditions
     /// writes goes out through write(2), so nothing is left in a buffer.
-    package static func exit(status: Int32) -> Never { _exit(status) }
+    static func exit(status: Int32) -> Never { _exit(status) }
 
     /// Ends the process the way `signal` would have, had it not been handled, so a shell sees
     /// 128 + its number: the default action restored and the signal raised again.
-    package static func exit(bySignal signal: Int32) -> Never {
+    static func exit(bySignal signal: Int32) -> Never {
         Glibc.signal(signal, SIG_DFL)
         var unblock = sigset_t()
         sigemptyset(&unblock)

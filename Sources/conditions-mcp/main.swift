@@ -9,8 +9,5 @@ import Foundation
 StandardStreams.prepare()
 // A client stopping the server with a signal (or Ctrl-C in its terminal) does not reach the
 // Exec programs and page renders in their own process groups: they are ended first.
-InterruptSignals.handle([SIGINT, SIGTERM, SIGHUP]) { signal in
-    SupervisedProcess.terminateAll()
-    InterruptSignals.exit(bySignal: signal)
-}
+InterruptSignals.endChildren(then: .dieOfTheSignal)
 exit(await MCPMain.run(arguments: Array(CommandLine.arguments.dropFirst())))

@@ -1,3 +1,4 @@
+import ConditionsProcess
 import Foundation
 import Synchronization
 #if canImport(Glibc)
@@ -95,17 +96,7 @@ package enum StandardStreams {
         exit(outputFailureStatus)
     }
 
-    private static func sigpipeIgnored() -> Bool {
-        var current = sigaction()
-        sigaction(SIGPIPE, nil, &current)
-        #if os(Linux)
-        let handler = current.__sigaction_handler.sa_handler
-        #else
-        let handler = current.__sigaction_u.__sa_handler
-        #endif
-        // SIG_IGN is the handler value 1 on Linux and Darwin; C function pointers are not Equatable.
-        return unsafeBitCast(handler, to: Int.self) == 1
-    }
+    private static func sigpipeIgnored() -> Bool { InterruptSignals.isIgnored(SIGPIPE) }
 
     /// Whether stdout is a pipe or socket whose reading end has gone: poll(2) reports POLLERR
     /// or POLLHUP for it without writing anything. Files and terminals never are.

@@ -55,10 +55,7 @@ struct ReportCommand: AsyncParsableCommand {
         // Exec programs and page renders run in process groups of their own, which the
         // terminal's Ctrl-C does not reach: they are ended first, then the report dies of the
         // signal as it would have (130, 143 in a shell).
-        InterruptSignals.handle([SIGINT, SIGTERM, SIGHUP]) { signal in
-            SupervisedProcess.terminateAll()
-            InterruptSignals.exit(bySignal: signal)
-        }
+        InterruptSignals.endChildren(then: .dieOfTheSignal)
         var resolver = Resolver(runtime: runtime, now: clock.now, pinned: clock.pinned, http: HTTPClients.make(version: Version.current, logger: logger))
         resolver.cache = try cache.policy(runtime: runtime, environment: global.environment)
         let progress = Progress.onTerminal(enabled: !quiet, total: requested.count)

@@ -112,9 +112,6 @@ struct WatchCommand: AsyncParsableCommand {
     /// groups of their own, out of reach of the terminal's Ctrl-C and of a supervisor
     /// signalling watch alone, so their groups get SIGTERM first.
     static func exitCleanlyOnInterrupt() {
-        InterruptSignals.handle([SIGINT, SIGTERM, SIGHUP]) { _ in
-            SupervisedProcess.terminateAll()
-            InterruptSignals.exit(status: 0)
-        }
+        InterruptSignals.endChildren(then: .exit(0))
     }
 }
