@@ -13,8 +13,6 @@ let package = Package(
     // in libcurl's loop, glibc's sigaction layout) and has never been built on macOS.
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
-        .executable(name: "conditions-mcp", targets: ["conditions-mcp"]),
-        .executable(name: "conditions-serve", targets: ["conditions-serve"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),
     ],
     dependencies: [
@@ -60,10 +58,12 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "ConditionsHTML", dependencies: ["CLibXML2"], exclude: ["README.md"]),
-        // libcurl's headers (libcurl4-openssl-dev); not linked: CCurlShims opens libcurl.so.4 on first use.
-        .systemLibrary(name: "CCurl"),
-        .target(name: "CCurlShims", dependencies: ["CCurl"]),
-        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "CCurlShims"], exclude: ["README.md"]),
+        .systemLibrary(
+            name: "CCurl",
+            pkgConfig: "libcurl",
+            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
+        ),
+        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl"], exclude: ["README.md"]),
         // Runs child programs (hooks, Exec programs, the page renderer): own process group, clean
         // signal state, deadline, output cap, no cooperative-pool thread waiting.
         .target(name: "ConditionsProcess", dependencies: [
@@ -100,13 +100,6 @@ let package = Package(
                 .product(name: "DequeModule", package: "swift-collections"),
             ]
         ),
-        // `conditions mcp` execs this: the SDK links FoundationNetworking (libcurl at start-up),
-        // which `conditions` itself must not (LinkingTests).
-        .executableTarget(name: "conditions-mcp", dependencies: ["ConditionsCore", "ConditionsMCP", "ConditionsProcess", "LazyLibcurl"]),
-        // libcurl's functions for conditions-mcp's FoundationNetworking, opened on first use:
-        // with release builds' `-disable-autolink-library curl` (scripts/dev) libcurl and its
-        // TLS chain are not loaded at start (~5.5 MiB of resident set; docs/performance.md).
-        .target(name: "LazyLibcurl", dependencies: ["CCurl"]),
         // `conditions serve` as a library: the executable only parses options and wires it.
         .target(
             name: "ConditionsServer",
@@ -127,27 +120,31 @@ let package = Package(
                 // The dashboard at `/`: server-rendered from templates.
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // The dashboard's templates, stylesheet and script.
-            resources: [.copy("Dashboard/Resources")]
+            // The dashboard's templates, stylesheet and script, compiled into the binary
+            // (`PackageResources`), so an installed or moved `conditions` needs no folder beside it.
+            resources: [
+                .embedInCode("Dashboard/Resources/templates/page.mustache"),
+                .embedInCode("Dashboard/Resources/templates/card.mustache"),
+                .embedInCode("Dashboard/Resources/templates/part.mustache"),
+                .embedInCode("Dashboard/Resources/templates/moon.mustache"),
+                .embedInCode("Dashboard/Resources/templates/map.mustache"),
+                .embedInCode("Dashboard/Resources/templates/error.mustache"),
+                .embedInCode("Dashboard/Resources/assets/dashboard.css"),
+                .embedInCode("Dashboard/Resources/assets/dashboard.js"),
+            ]
         ),
-        // `conditions serve` execs this: Hummingbird and SwiftNIO linked into `conditions` slowed
-        // every command's start (LinkingTests, docs/performance.md).
-        .executableTarget(name: "conditions-serve", dependencies: [
-            "ConditionsCore",
-            "ConditionsServer",
-            "ConditionsProcess",
-            .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            .product(name: "NIOCore", package: "swift-nio"),
-            .product(name: "NIOPosix", package: "swift-nio"),
-        ]),
         .executableTarget(
             name: "conditions",
             dependencies: [
                 "ConditionsCore",
                 "ConditionsKit",
                 "ConditionsProcess",
+                "ConditionsServer",
+                "ConditionsMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
             ]
         ),
 
@@ -188,20 +185,18 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ], path: "Tests/Support/TestHarness"),
-        .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurlShims"]),
+        .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
-            "conditions", "conditions-mcp", "conditions-serve", "ConditionsCore", "LoopbackServer", "TestHarness",
+            "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
-        // Calls LazyLibcurl's variadic functions from C, as FoundationNetworking does.
-        .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
-        .testTarget(name: "ConditionsMCPTests", dependencies: ["ConditionsMCP", "LazyLibcurlProbe"]),
+        .testTarget(name: "ConditionsMCPTests", dependencies: ["ConditionsMCP"]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
-            "conditions", "conditions-serve", "ConditionsServer", "ConditionsCore", "ConditionsKit", "LoopbackServer", "TestHarness",
+            "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "LoopbackServer", "TestHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -2,8 +2,8 @@
 """Measures `conditions mcp`: round trip of a `resolve` of three local URNs, and idle RSS.
 
 Usage: scripts/mcp-latency.py BINARY [CALLS]
-BINARY is conditions or conditions-mcp, preferably a release build as `scripts/dev` makes it
-(its flags keep libcurl out of conditions-mcp's start-up); run from the package root.
+BINARY is conditions, preferably a release build as `scripts/dev` makes it; run from the
+package root.
 `conditions-bench --scenario 10` (scripts/dev bench) measures the same with targets.
 Raw JSON-RPC over pipes with no client library, so the round trip is the server's time plus
 two pipe hops (~0.1 ms). Prints JSON: median, p90 and max in ms; VmRSS after initialize and after the calls, VmHWM, in MiB.
@@ -17,9 +17,7 @@ import time
 
 binary = sys.argv[1]
 calls = int(sys.argv[2]) if len(sys.argv) > 2 else 200
-# conditions-mcp is the server itself; conditions takes the subcommand and execs it.
-subcommand = [] if os.path.basename(binary) == "conditions-mcp" else ["mcp"]
-server = subprocess.Popen([binary, *subcommand, "--config", "sources.json", "--profile", "offline"],
+server = subprocess.Popen([binary, "mcp", "--config", "sources.json", "--profile", "offline"],
                           stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
                           env={"PATH": "/usr/bin:/bin", "TZ": "UTC", "HOME": "/tmp"})
 

@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShims
 import ConditionsKit
 import Dispatch
 import Foundation
@@ -20,7 +19,7 @@ final class CurlEngine: Sendable {
     /// of kind `internal` if libcurl cannot be loaded or make a multi handle.
     init(maxConnectionsPerHost: Int) throws(ConditionsError) {
         try CurlGlobal.ensureLoaded()
-        guard let raw = conditions_curl_multi_init() else { throw ConditionsError(.internal, "libcurl could not create a multi handle") }
+        guard let raw = curl_multi_init() else { throw ConditionsError(.internal, "libcurl could not create a multi handle") }
         let perHost = max(1, maxConnectionsPerHost)
         _ = conditions_curl_multi_setopt_long(raw, CURLMOPT_MAX_HOST_CONNECTIONS, perHost)
         // curl otherwise shrinks its idle cache as transfers finish; keep keep-alive connections.
@@ -61,7 +60,7 @@ final class CurlEngine: Sendable {
         let first = inbox.withLock { inbox -> Bool in
             guard !inbox.stopping else { return false }
             inbox.stopping = true
-            _ = conditions_curl_multi_wakeup(multi.raw)
+            _ = curl_multi_wakeup(multi.raw)
             return true
         }
         if first { stopped.wait() }
@@ -82,7 +81,7 @@ final class CurlEngine: Sendable {
         inbox.withLock { inbox in
             guard !inbox.stopping else { return false }
             inbox.messages.append(message)
-            _ = conditions_curl_multi_wakeup(multi.raw)
+            _ = curl_multi_wakeup(multi.raw)
             return true
         }
     }

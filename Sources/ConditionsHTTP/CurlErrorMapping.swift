@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShims
 import ConditionsKit
 import Foundation
 
@@ -44,7 +43,7 @@ extension Transfer {
     private func detail(for code: CURLcode) -> String {
         let own = errorDetail.trimmingCharacters(in: .whitespacesAndNewlines)
         if !own.isEmpty, !own.contains("://"), !own.contains("?") { return own }
-        guard let text = conditions_curl_easy_strerror(code) else { return "transfer failed (curl error \(code.rawValue))" }
+        guard let text = curl_easy_strerror(code) else { return "transfer failed (curl error \(code.rawValue))" }
         return String(cString: text)
     }
 }

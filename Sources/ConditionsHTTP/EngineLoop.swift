@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShims
 import ConditionsKit
 import Foundation
 
@@ -31,16 +30,16 @@ final class EngineLoop {
             }
             if stopping { break }
             var running: Int32 = 0
-            _ = conditions_curl_multi_perform(multi, &running)
+            _ = curl_multi_perform(multi, &running)
             collectFinished()
             // Returns early for socket activity, curl's own timers, or curl_multi_wakeup.
-            _ = conditions_curl_multi_poll(multi, nil, 0, 1000, nil)
+            _ = curl_multi_poll(multi, nil, 0, 1000, nil)
         }
         let shutDown = { (url: URL) in HTTPError.transport(url: Redaction.redact(url), detail: "HTTP client was shut down") }
         for submission in waiting { submission.resume(with: .failure(shutDown(submission.request.url))) }
         waiting.removeAll()
         for transfer in Array(active.values) { finish(transfer, .failure(shutDown(transfer.submission.request.url)), admitWaiting: false) }
-        _ = conditions_curl_multi_cleanup(multi)
+        _ = curl_multi_cleanup(multi)
     }
 
     /// Starts `submission` now if its host has a free slot, otherwise queues it.
@@ -68,7 +67,7 @@ final class EngineLoop {
             submission.resume(with: .failure(HTTPError.transport(url: url, detail: "libcurl rejected the request options")))
             return
         }
-        guard conditions_curl_multi_add_handle(multi, transfer.handle) == CURLM_OK else {
+        guard curl_multi_add_handle(multi, transfer.handle) == CURLM_OK else {
             submission.resume(with: .failure(HTTPError.transport(url: url, detail: "libcurl could not start the transfer")))
             return
         }
@@ -86,7 +85,7 @@ final class EngineLoop {
 
     private func collectFinished() {
         var remaining: Int32 = 0
-        while let message = conditions_curl_multi_info_read(multi, &remaining) {
+        while let message = curl_multi_info_read(multi, &remaining) {
             guard message.pointee.msg == CURLMSG_DONE,
                   let handle = message.pointee.easy_handle,
                   let transfer = active[handle]
@@ -98,7 +97,7 @@ final class EngineLoop {
 
     /// Detaches `transfer` from curl, answers its request, and lets waiting requests take the slot.
     private func finish(_ transfer: Transfer, _ result: Result<HTTPResponse, any Error>, admitWaiting: Bool = true) {
-        _ = conditions_curl_multi_remove_handle(multi, transfer.handle)
+        _ = curl_multi_remove_handle(multi, transfer.handle)
         active[transfer.handle] = nil
         let key = transfer.submission.hostKey
         inFlightPerHost[key, default: 1] -= 1

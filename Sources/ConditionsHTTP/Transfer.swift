@@ -1,5 +1,4 @@
 import CCurl
-import CCurlShims
 import ConditionsKit
 import Foundation
 
@@ -24,7 +23,7 @@ final class Transfer {
     /// An easy handle for `submission`, or nil when libcurl cannot make one. Call `configure()`
     /// before adding it to a multi handle.
     init?(_ submission: Submission) {
-        guard let handle = conditions_curl_easy_init() else { return nil }
+        guard let handle = curl_easy_init() else { return nil }
         self.submission = submission
         self.handle = handle
         errorBufferSize = Int(conditions_curl_error_size())
@@ -33,8 +32,8 @@ final class Transfer {
     }
 
     deinit {
-        conditions_curl_easy_cleanup(handle)
-        conditions_curl_slist_free_all(headerList)
+        curl_easy_cleanup(handle)
+        curl_slist_free_all(headerList)
         errorBuffer.deallocate()
     }
 
@@ -74,7 +73,7 @@ final class Transfer {
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             // "Name;" is curl's spelling for a header sent with an empty value.
             let line = value.isEmpty ? "\(name);" : "\(name): \(value)"
-            guard let list = conditions_curl_slist_append(headerList, line) else { return false }
+            guard let list = curl_slist_append(headerList, line) else { return false }
             headerList = list
         }
         if let headerList { check(conditions_curl_easy_setopt_slist(handle, CURLOPT_HTTPHEADER, headerList)) }

@@ -13,7 +13,7 @@ struct BenchCommand: AsyncParsableCommand {
         second host; 3 API mode request count; 4 parsing throughput and allocations; 5 a \
         1,000-URN report; 6 a warm-cache report; 7 100,000 URNs on stdin, streamed; 8 pages rendered \
         by chromium-headless-shell beside plain HTML; 9 conditions serve under wrk beside nginx, \
-        1,000 event streams, 1,000 cold clients (needs nginx-light and wrk); 10 conditions-mcp: \
+        1,000 event streams, 1,000 cold clients (needs nginx-light and wrk); 10 conditions mcp: \
         resolve latency and idle RSS after start-up and after 300 calls; 11 the dashboard page of \
         conditions serve (wrk, page weight, first paint in headless Chromium). Exit status 1 when \
         any target is missed.

@@ -2,6 +2,8 @@ import ArgumentParser
 import ConditionsCore
 import ConditionsKit
 import Foundation
+import NIOCore
+import NIOPosix
 
 /// The root command: `conditions [options] [URN ...]` plus its inspection subcommands.
 struct ConditionsCommand: AsyncParsableCommand {
@@ -43,6 +45,13 @@ enum Main {
         } catch {
             exit(with: error)
         }
+        if command is ServeCommand {
+            // Swift concurrency's jobs run on NIO's event loops instead of a pool of their own:
+            // a request's handler no longer hops between the loop that read it and a pool
+            // thread and back (scenario 9, docs/performance.md). Installed before the first
+            // job reaches the global executor: only the main task, on the main thread, has run.
+            NIOSingletons.unsafeTryInstallSingletonPosixEventLoopGroupAsConcurrencyGlobalExecutor()
+        }
         await run(command)
     }
 
@@ -52,11 +61,7 @@ enum Main {
     nonisolated static func run(_ command: sending any ParsableCommand) async -> Never {
         do {
             var command = command
-            // A cast to the concrete type compares type metadata; the existential cast below
-            // searches the binary's whole conformance table the first time.
-            if let report = command as? ReportCommand {
-                try await report.run()
-            } else if var asyncCommand = command as? any AsyncParsableCommand {
+            if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
@@ -92,27 +97,9 @@ enum Main {
         }
     }
 
-    /// A plain report (`conditions [options] URN…`, the common case) is parsed as
-    /// `ReportCommand` alone, skipping the root's subcommand tree and ArgumentParser's
-    /// completion-script check (see `ReportCommand.configuration`): ~0.4 ms of a local answer's
-    /// ~6.7 ms. Anything that could mean something else to the root — a subcommand name or
-    /// "help" anywhere, help, version, dump-help or completion flags, a cluster of short flags
-    /// that could hide -h, "--" — takes the root's parse, so output and exit codes are the same.
+    /// Parses the command line, options before the subcommand included (see `subcommandFirst`).
     static func parseCommand(_ arguments: [String]) throws -> any ParsableCommand {
-        let arguments = try subcommandFirst(arguments)
-        let rootWords = subcommandWords
-        let plainReport = arguments.allSatisfy { argument in
-            if rootWords.contains(argument) || argument == "--" { return false }
-            if argument.hasPrefix("--") {
-                return !["--help", "--version", "--generate-completion-script", "--experimental-dump-help"]
-                    .contains { argument == $0 || argument.hasPrefix($0 + "=") }
-            }
-            // A single-dash word is a short flag (-v, -q) or a cluster that may hide -h; "-" is stdin.
-            return !argument.hasPrefix("-") || argument == "-" || (argument.count == 2 && argument != "-h")
-        }
-        // parseAsRoot, not parse: ParsableArguments.parse first casts the type to a command
-        // type, another search of the conformance table.
-        return plainReport ? try ReportCommand.parseAsRoot(arguments) : try ConditionsCommand.parseAsRoot(arguments)
+        try ConditionsCommand.parseAsRoot(try subcommandFirst(arguments))
     }
 
     /// The root's subcommand names and "help".

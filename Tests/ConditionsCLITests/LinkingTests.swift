@@ -2,28 +2,26 @@ import Foundation
 import TestHarness
 import Testing
 
-/// What the binary loads before `main`: libcurl and its TLS chain are opened only by the first
-/// request (ConditionsHTTP), so local answers stay small (README, Performance); the servers'
-/// libraries live in their own executables (`conditions-mcp`, `conditions-serve`).
+/// One executable: `conditions` links libcurl and libxml2 as ordinary system libraries, and
+/// the HTTP and MCP servers are part of it.
 @Suite("Linking")
 struct LinkingTests {
-    @Test func libcurlIsNotLoadedAtStart() async throws {
+    @Test func everyLibraryTheBinaryNeedsIsFound() async throws {
         // The dynamic loader lists the libraries it would load and exits, as `ldd` does.
         let output = try await CLI.run(["--version"], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
         #expect(output.status == 0)
-        #expect(output.stdout.contains("libc.so.6"))
-        #expect(!output.stdout.contains("libcurl"))
-        #expect(!output.stdout.contains("libssl"))
+        for library in ["libc.so.6", "libcurl.so.4", "libxml2.so.2"] {
+            #expect(output.stdout.contains(library), "conditions links \(library)")
+        }
+        #expect(!output.stdout.contains("not found"), "\(output.stdout)")
     }
 
     /// SwiftNIO and Hummingbird are linked statically, so no loader lists them: look for their
     /// mangled module names (`7NIOCore`, `11Hummingbird`), which every symbol and type
-    /// reference of theirs carries, in the binaries themselves.
-    @Test func theHTTPServerIsNotLinkedIntoConditions() throws {
-        let serve = CLI.binary.deletingLastPathComponent().appendingPathComponent("conditions-serve")
-        for module in ["7NIOCore", "11Hummingbird", "8NIOPosix"] {
-            #expect(try Self.binary(serve, contains: module), "the check finds \(module) where it is linked")
-            #expect(try !Self.binary(CLI.binary, contains: module), "conditions links \(module)")
+    /// reference of theirs carries, in the binary itself.
+    @Test func theServersArePartOfTheOneExecutable() throws {
+        for module in ["7NIOCore", "11Hummingbird", "3MCP"] {
+            #expect(try Self.binary(CLI.binary, contains: module), "conditions links \(module)")
         }
     }
 

@@ -12,7 +12,7 @@ import System
 import SystemPackage
 #endif
 
-/// A running `conditions serve` (exec'd into `conditions-serve`) started by a test: its announced port, its stderr so far, and
+/// A running `conditions serve` started by a test: its announced port, its stderr so far, and
 /// SIGTERM at the end with the exit status checked by the caller.
 struct ServeProcess: Sendable {
     struct Ended: Sendable {
@@ -25,7 +25,7 @@ struct ServeProcess: Sendable {
     let stderrSoFar: @Sendable () -> String
 
     var base: String { "http://127.0.0.1:\(port)" }
-    /// The server's process id: `conditions serve`'s, which became `conditions-serve` by exec.
+    /// The server's process id.
     var pid: pid_t { execution.processIdentifier.value }
 
     /// Starts `conditions serve arguments` in `directory`, waits (at most `startTimeout`) for
@@ -33,9 +33,9 @@ struct ServeProcess: Sendable {
     /// A server that refuses to start returns its status and stderr without running `body`.
     @discardableResult
     /// `launcher`: a program that execs the rest of its command line (e.g. `prlimit --nofile=…`),
-    /// run in front of `conditions`.
+    /// run in front of `conditions`. `binary`: another copy of `conditions` to run.
     static func with(_ arguments: [String], in directory: URL, environment: [String: String] = [:], startTimeout: Duration = .seconds(60),
-                     launcher: [String] = [], _ body: (ServeProcess) async throws -> Void) async throws -> Ended {
+                     launcher: [String] = [], binary: URL = CLI.binary, _ body: (ServeProcess) async throws -> Void) async throws -> Ended {
         var env = ["PATH": "/usr/bin:/bin", "HOME": directory.path, "TZ": "UTC"]
         env.merge(environment) { $1 }
         let variables = Dictionary(uniqueKeysWithValues: env.compactMap { name, value in Environment.Key(rawValue: name).map { ($0, value) } })
@@ -45,8 +45,8 @@ struct ServeProcess: Sendable {
         options.processGroupID = 0
         options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
         let result = try await Subprocess.run(
-            .path(FilePath(launcher.first ?? CLI.binary.path)),
-            arguments: Arguments(launcher.isEmpty ? ["serve"] + arguments : Array(launcher.dropFirst()) + [CLI.binary.path, "serve"] + arguments),
+            .path(FilePath(launcher.first ?? binary.path)),
+            arguments: Arguments(launcher.isEmpty ? ["serve"] + arguments : Array(launcher.dropFirst()) + [binary.path, "serve"] + arguments),
             environment: .custom(variables),
             workingDirectory: FilePath(directory.path),
             platformOptions: options,

@@ -2,8 +2,8 @@ import Foundation
 
 extension Resolver.CachePolicy {
     /// The policy the cache flags ask for (`--offline`, `--refresh`, `--no-cache`,
-    /// `--cache-dir`) over the config's `cache` object; shared by the CLI's commands,
-    /// `conditions-serve` and `conditions-mcp`, so every front end reads the flags alike:
+    /// `--cache-dir`) over the config's `cache` object; shared by every front end
+    /// (report, watch, serve, mcp), so each reads the flags alike:
     /// `--no-cache` or `"cache": {"enabled": false}` mean no cache unless `--offline` or
     /// `--cache-dir` ask for one; the folder is `directory`, else the config's, else
     /// `$XDG_CACHE_HOME/conditions`.

@@ -3,13 +3,9 @@ import Foundation
 import Mustache
 import NIOCore
 
-/// The dashboard's templates, stylesheet and script: package resources of this target
-/// (`Dashboard/Resources`), read once when the server starts.
-///
-/// SwiftPM puts them in `Conditions_ConditionsServer.resources` beside the executable. They
-/// are looked for there (and under `$CONDITIONS_DASHBOARD_RESOURCES` when set) rather than
-/// through the generated `Bundle.module`, which stops the process when its folder is missing:
-/// a binary copied without its resources still serves the API, and `/` says what is missing.
+/// The dashboard's templates, stylesheet and script: files in `Dashboard/Resources`, compiled
+/// into the binary by SwiftPM (`.embedInCode`, the generated `PackageResources`), so the
+/// program needs nothing beside it wherever it is installed or moved.
 struct DashboardResources: Sendable {
     /// A stylesheet or script as served: bytes, content type and a version for its URL.
     struct Asset: Sendable {
@@ -27,59 +23,38 @@ struct DashboardResources: Sendable {
     let stylesheet: Asset
     let script: Asset
 
-    /// The folder's name in the build products.
-    static let bundleName = "Conditions_ConditionsServer.resources"
+    /// The templates by name, as the page's partials refer to them.
+    static let templateFiles: [(name: String, bytes: [UInt8])] = [
+        ("page", PackageResources.page_mustache), ("card", PackageResources.card_mustache),
+        ("part", PackageResources.part_mustache), ("moon", PackageResources.moon_mustache),
+        ("map", PackageResources.map_mustache), ("error", PackageResources.error_mustache),
+    ]
 
-    /// Reads every template and asset; an error names the file or folder missing.
-    static func load(environment: [String: String] = ProcessInfo.processInfo.environment) throws -> DashboardResources {
-        let folder = try locate(environment: environment)
+    /// Parses every template; an error (a template that is not valid Mustache) names it.
+    static func load() throws -> DashboardResources {
         var library = MustacheLibrary()
-        let templateFolder = folder.appendingPathComponent("templates")
-        for name in ["page", "card", "part", "moon", "map", "error"] {
-            let file = templateFolder.appendingPathComponent(name + ".mustache")
-            let text: String
-            do { text = try String(contentsOf: file, encoding: .utf8) } catch {
-                throw MissingResource(message: "dashboard template \(file.path) cannot be read: \(error.localizedDescription)")
+        for (name, bytes) in templateFiles {
+            let text = String(decoding: bytes, as: UTF8.self)
+            do {
+                // Trailing newlines of a partial would end up between elements; harmless but noise.
+                try library.register(text.trimmingCharacters(in: .newlines), named: name)
+            } catch {
+                throw MissingResource(message: "dashboard template \(name).mustache is not valid: \(error)")
             }
-            // Trailing newlines of a partial would end up between elements; harmless but noise.
-            try library.register(text.trimmingCharacters(in: .newlines), named: name)
         }
-        let assets = folder.appendingPathComponent("assets")
         return DashboardResources(
             templates: library,
-            stylesheet: try asset(assets.appendingPathComponent("dashboard.css"), contentType: "text/css; charset=utf-8"),
-            script: try asset(assets.appendingPathComponent("dashboard.js"), contentType: "text/javascript; charset=utf-8"))
+            stylesheet: asset(PackageResources.dashboard_css, contentType: "text/css; charset=utf-8"),
+            script: asset(PackageResources.dashboard_js, contentType: "text/javascript; charset=utf-8"))
     }
 
-    static func locate(environment: [String: String]) throws -> URL {
-        var candidates: [URL] = []
-        if let override = environment["CONDITIONS_DASHBOARD_RESOURCES"], !override.isEmpty {
-            candidates.append(URL(fileURLWithPath: override))
-        }
-        let executable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        candidates.append(executable.appendingPathComponent(bundleName))
-        candidates.append(Bundle.main.bundleURL.appendingPathComponent(bundleName))
-        // `.copy("Dashboard/Resources")` keeps the folder's own name inside the bundle.
-        for candidate in candidates {
-            let nested = candidate.appendingPathComponent("Resources")
-            if FileManager.default.fileExists(atPath: nested.appendingPathComponent("templates/page.mustache").path) { return nested }
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("templates/page.mustache").path) { return candidate }
-        }
-        throw MissingResource(message: "the dashboard's resources are not installed (looked in \(candidates.map(\.path).joined(separator: ", "))); "
-            + "copy \(bundleName) beside the executable or set CONDITIONS_DASHBOARD_RESOURCES")
-    }
-
-    static func asset(_ file: URL, contentType: String) throws -> Asset {
-        guard let data = FileManager.default.contents(atPath: file.path) else {
-            throw MissingResource(message: "dashboard asset \(file.path) cannot be read")
-        }
-        let bytes = Array(data)
+    static func asset(_ bytes: [UInt8], contentType: String) -> Asset {
         let digest = SHA256.hash(data: bytes)
         let version = digest.prefix(8).map { String(format: "%02x", $0) }.joined()
         return Asset(body: ByteBuffer(bytes: bytes), contentType: contentType, version: version, etag: HTTPCaching.etag(bytes))
     }
 
-    /// The resources folder is missing or incomplete.
+    /// A template could not be parsed (a build with a broken template; the API still works).
     struct MissingResource: Error, CustomStringConvertible {
         let message: String
         var description: String { message }

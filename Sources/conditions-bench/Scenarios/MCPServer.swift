@@ -9,7 +9,7 @@ import SystemPackage
 import Glibc
 #endif
 
-/// Scenario 10: `conditions-mcp` as an assistant uses it (issue 17). After `initialize` and
+/// Scenario 10: `conditions mcp` as an assistant uses it (issue 17). After `initialize` and
 /// five warm-up calls, 300 `resolve` calls of three local URNs (a recorded pass, the moon,
 /// moon phases), one at a time: the median round trip ≤ 5 ms; the idle resident set after
 /// start-up and after the burst < 32 MiB.
@@ -33,10 +33,7 @@ enum MCPServer {
     }
 
     static func run(_ bench: Bench) async throws -> [Figure] {
-        let server = URL(fileURLWithPath: bench.binary).deletingLastPathComponent().appendingPathComponent("conditions-mcp").path
-        guard FileManager.default.isExecutableFile(atPath: server) else {
-            throw Failed(description: "no conditions-mcp next to \(bench.binary); build it: swift build -c release --product conditions-mcp")
-        }
+        let server = bench.binary
         let config = try configuration(bench)
         let measured = try await session(server, config: config, environment: bench.workspace.environment,
                                          stderrPath: bench.workspace.file("mcp-stderr.txt"))
@@ -106,7 +103,7 @@ enum MCPServer {
             Environment.Key(rawValue: name).map { ($0, value) }
         })
         let result = try await Subprocess.run(
-            .path(FilePath(server)), arguments: Arguments(["--config", config]), environment: .custom(variables),
+            .path(FilePath(server)), arguments: Arguments(["mcp", "--config", config]), environment: .custom(variables),
             input: .fileDescriptor(FileDescriptor(rawValue: request[0]), closeAfterSpawningProcess: true),
             output: .fileDescriptor(FileDescriptor(rawValue: reply[1]), closeAfterSpawningProcess: true),
             error: .fileDescriptor(errors, closeAfterSpawningProcess: true)
@@ -128,7 +125,7 @@ enum MCPServer {
         let outcome = try result.closureResult.get()
         guard result.terminationStatus == .exited(0) else {
             let detail = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
-            throw Failed(description: "conditions-mcp ended with \(result.terminationStatus): \(detail.prefix(300))")
+            throw Failed(description: "conditions mcp ended with \(result.terminationStatus): \(detail.prefix(300))")
         }
         return outcome
     }
@@ -139,7 +136,7 @@ enum MCPServer {
         var measurements = Measurements()
         func call(_ line: String) throws(Failed) -> [String: Any] {
             try send(line, to: input)
-            guard let answer = try reader.line() else { throw Failed(description: "conditions-mcp closed its output") }
+            guard let answer = try reader.line() else { throw Failed(description: "conditions mcp closed its output") }
             guard let object = try? JSONSerialization.jsonObject(with: answer) as? [String: Any] else {
                 throw Failed(description: "not a JSON-RPC reply: \(String(decoding: answer.prefix(200), as: UTF8.self))")
             }
@@ -176,7 +173,7 @@ enum MCPServer {
             let written = bytes[offset...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {
                 if errno == EINTR { continue }
-                throw Failed(description: "write to conditions-mcp: \(String(cString: strerror(errno)))")
+                throw Failed(description: "write to conditions mcp: \(String(cString: strerror(errno)))")
             }
             offset += written
         }
@@ -243,7 +240,7 @@ final class LineReader {
             var ready = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
             let polled = poll(&ready, 1, timeoutMilliseconds)
             if polled < 0, errno == EINTR { continue }
-            guard polled != 0 else { throw MCPServer.Failed(description: "conditions-mcp sent no reply within \(timeoutMilliseconds / 1000) s") }
+            guard polled != 0 else { throw MCPServer.Failed(description: "conditions mcp sent no reply within \(timeoutMilliseconds / 1000) s") }
             let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if count < 0, errno == EINTR { continue }
             guard count > 0 else { return nil }

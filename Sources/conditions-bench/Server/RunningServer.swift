@@ -6,11 +6,11 @@ import System
 import SystemPackage
 #endif
 
-/// `conditions serve` (exec'd into `conditions-serve`) running for the length of a closure:
+/// `conditions serve` running for the length of a closure:
 /// its port from the "listening on" line, its memory from /proc, SIGTERM at the end.
 ///
 /// Spawned from this process, not through `conditions-bench-spawn`: its memory is read from
-/// /proc/PID/status, whose VmHWM belongs to the address space exec made, not to the parent.
+/// /proc/PID/status, whose VmHWM is the server's own.
 struct RunningServer: Sendable {
     let pid: pid_t
     let port: Int

@@ -25,11 +25,4 @@ struct CacheOptions: ParsableArguments {
         try Resolver.CachePolicy(settings: settings, offline: offline, refresh: refresh, noCache: noCache,
                                  directory: cacheDir, environment: environment)
     }
-
-    /// The flags as given, for a program that takes them in the same spelling (`conditions-serve`,
-    /// `conditions-mcp`); `--cache-dir=…` in one argument, so a folder named `-x` stays a value.
-    var arguments: [String] {
-        (offline ? ["--offline"] : []) + (refresh ? ["--refresh"] : []) + (noCache ? ["--no-cache"] : [])
-            + (cacheDir.map { ["--cache-dir=" + $0] } ?? [])
-    }
 }

@@ -9,10 +9,6 @@ import Logging
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "report",
-        // Only read when this is the root of a parse, which `Main.parseCommand` makes it for
-        // plain reports: ArgumentParser then skips its --generate-completion-script check
-        // (two extra reflective parses, ~0.4 ms). Completion requests go to the real root.
-        _superCommandName: "conditions",
         abstract: "Resolve URNs and print their results (the default command).",
         discussion: """
         With no URN, resolves the config's "report" list; "-" reads URNs from stdin, one per \

@@ -1,20 +1,20 @@
 import ArgumentParser
 import ConditionsCore
+import ConditionsProcess
+import ConditionsServer
 import Foundation
 
-/// `conditions serve`: the same URNs over HTTP (see docs/server.md). The server is the sibling
-/// program `conditions-serve` (ConditionsServer), exec'd in place of this process once the
-/// options and the config are checked: Hummingbird and SwiftNIO linked into `conditions` made
-/// every other command start slower and larger (LinkingTests, docs/performance.md).
-struct ServeCommand: ParsableCommand {
+/// `conditions serve`: the same URNs over HTTP (see docs/server.md), in this process.
+struct ServeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "serve",
-        abstract: "Serve URNs over HTTP: /v1/urn/{urn}, /v1/resolve, /v1/events, /metrics (see docs/server.md).",
+        abstract: "Serve URNs over HTTP: /v1/urn/{urn}, /v1/resolve, /v1/events, /metrics, the dashboard at / (see docs/server.md).",
         discussion: """
         Listens on 127.0.0.1:8080 unless --listen or "serve": {"listen"} says otherwise, and \
         prints "listening on http://HOST:PORT" on stderr once it accepts connections (port 0 \
         picks a free one). Any address other than loopback needs a bearer token (--token, \
-        CONDITIONS_SERVE_TOKEN or "serve": {"token": "${…}"}) or --no-auth.
+        CONDITIONS_SERVE_TOKEN or "serve": {"token": "${…}"}) or --no-auth. Prefer the \
+        environment or the config for the token: a command line shows in `ps`.
 
         Examples:
           conditions serve                              # 127.0.0.1:8080
@@ -26,8 +26,7 @@ struct ServeCommand: ParsableCommand {
           curl -s localhost:8080/v1/openapi.json        # OpenAPI 3.1
 
         SIGTERM or Ctrl-C stops accepting, lets requests in flight finish (at most 10 s), ends \
-        event streams and exits 0. Runs conditions-serve, installed next to conditions; the \
-        token reaches it in the environment, never on its command line.
+        event streams and exits 0.
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -42,36 +41,28 @@ struct ServeCommand: ParsableCommand {
     @Flag(name: .long, help: "Serve without authentication off loopback (prints a warning).")
     var noAuth = false
 
-    func run() throws {
-        // Fail here, in the CLI's words (as report and watch do), rather than after the exec.
-        if cache.offline && (cache.refresh || cache.noCache) {
-            throw Failure.usage("--offline cannot be combined with --refresh or --no-cache")
+    func run() async throws {
+        let logger = LogSetup.makeLogger(level: global.logLevel)
+        let server: ConditionsServer
+        do {
+            let runtime = try global.loadRuntime(logger: logger)
+            let resolved = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth,
+                                                      configured: runtime.configuration.serve, environment: global.environment)
+            if let token = resolved.settings.token { LogSetup.secrets.withLock { _ = $0.insert(token) } }
+            if let warning = resolved.warning { write("conditions: \(warning)\n", to: .standardError) }
+            server = ConditionsServer(runtime: runtime, settings: resolved.settings,
+                                      cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger)
+        } catch let error as ConfigurationError {
+            throw Failure.configuration(error)
         }
-        do { _ = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
-        let folder = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-        let server = folder.appendingPathComponent("conditions-serve").path
-        var environment = global.environment
-        if let token { environment["CONDITIONS_SERVE_TOKEN"] = token }
-        let argv = (["conditions-serve"] + forwardedArguments).map { strdup($0) } + [nil]
-        let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
-        execve(server, argv, envp)
-        // Only reached when the exec failed.
-        let reason = String(cString: strerror(errno))
-        argv.forEach { free($0) }
-        envp.forEach { free($0) }
-        throw Failure.usage("serve: cannot run \(server): \(reason); install conditions-serve next to conditions (swift build builds both)")
-    }
-
-    /// Every option but the token, in `conditions-serve`'s syntax (the same as ours); values
-    /// joined with `=`, so one that starts with a dash cannot be read as an option.
-    var forwardedArguments: [String] {
-        var arguments: [String] = []
-        if let config = global.config { arguments.append("--config=" + config) }
-        if let profile = global.profile { arguments.append("--profile=" + profile) }
-        if global.verbose > 0 { arguments.append("-" + String(repeating: "v", count: global.verbose)) }
-        if let listen { arguments.append("--listen=" + listen) }
-        if noAuth { arguments.append("--no-auth") }
-        arguments += cache.arguments
-        return arguments
+        DescriptorLimit.raise(logger: logger)
+        do {
+            try await server.run { address in write("conditions: listening on http://\(address)\n", to: .standardError) }
+        } catch {
+            throw Failure.usage("serve: \(LogSetup.redact(String(describing: error)))")
+        }
+        // The drain is bounded, so an Exec program or page render may still run for a request
+        // that was not waited for; none outlives the server.
+        SupervisedProcess.terminateAll()
     }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Subprocess
-import Testing
 #if canImport(System)
 import System
 #else
@@ -23,6 +22,11 @@ package struct CLI {
             self.stdout = stdout
             self.stderr = stderr
         }
+    }
+
+    /// A program outlived the time it was given; it was killed.
+    package struct TimedOut: Error, CustomStringConvertible {
+        package let description: String
     }
 
     /// The package root, from this file's location.
@@ -101,11 +105,12 @@ package struct CLI {
                 group.cancelAll()
                 return first
             }
-            Issue.record("\(executable.lastPathComponent) \(arguments) did not finish within \(timeout) s")
-            // Cancelling the run kills the group (the teardown above); what it printed stays.
+            // Cancelling the run kills the group (the teardown above); what it printed goes
+            // into the error, which fails the test that waited.
             group.cancelAll()
-            guard let late = try await group.next() else { return nil }
-            return late
+            let late = try await group.next() ?? nil
+            throw TimedOut(description: "\(executable.lastPathComponent) \(arguments) did not finish within \(timeout) s; "
+                + "stdout: \(late?.stdout.prefix(2000) ?? ""); stderr: \(late?.stderr.prefix(2000) ?? "")")
         }
         guard let outcome else { throw CancellationError() }
         return outcome
