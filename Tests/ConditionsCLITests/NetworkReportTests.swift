@@ -97,8 +97,8 @@ import Testing
 
     @Test func aerisMoonAndPhasesNeverShowTheSecret() async throws {
         let server = LoopbackServer()
-        let sunmoon = try String(contentsOfFile: "/work/shared/reference/data/aeris/sunmoon.json", encoding: .utf8)
-        let phases = try String(contentsOfFile: "/work/shared/reference/data/aeris/moonphases.json", encoding: .utf8)
+        let sunmoon = try Upstream.text("Plugins/Aeris/Tests/Fixtures/sunmoon.json")
+        let phases = try Upstream.text("Plugins/Aeris/Tests/Fixtures/moonphases.json")
         server.fallback { request in
             if request.path.hasPrefix("/sunmoon/moonphases/") { return .json(phases) }
             if request.path.hasPrefix("/sunmoon/") { return .json(sunmoon) }

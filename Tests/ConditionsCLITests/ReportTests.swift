@@ -30,6 +30,24 @@ import Testing
         #expect(snoqualmie.lowerBound < stevens.lowerBound && stevens.lowerBound < moon.lowerBound)
     }
 
+    /// Times carry the tz database's abbreviation for their own date: PDT and PST in Seattle's
+    /// 1950 (ICU alone says "GMT-7" and "GMT-8" before about 1970), with TZ=UTC in the environment.
+    @Test func historicalDatesPrintTheirZoneAbbreviation() async throws {
+        let run = try await CLI.run(["--config", config, "--now", "1950-07-01T12:00:00-07:00", "moon:1950-07-01", "moon:1950-01-01", "phases:1"])
+        #expect(run.status == 0)
+        #expect(run.stderr.isEmpty)
+        let lines = run.stdoutLines
+        let summer = try #require(lines.firstIndex { $0.hasPrefix("moon:1950-07-01") })
+        let winter = try #require(lines.firstIndex { $0.hasPrefix("moon:1950-01-01") })
+        let times = /\d\d:\d\d (\w+)/
+        #expect(lines[summer + 1].matches(of: times).map { String($0.1) } == ["PDT", "PDT"], "\(lines[summer + 1])")
+        #expect(lines[winter + 1].matches(of: times).map { String($0.1) } == ["PST", "PST"], "\(lines[winter + 1])")
+        // The next phase after 1950-07-01 noon, dated with its year (not the current one).
+        let phase = try #require(lines.last, "\(lines)")
+        #expect(phase.contains(/\sJul \d+ 1950 \d\d:\d\d PDT$/), "\(phase)")
+        #expect(!run.stdout.contains("GMT"))
+    }
+
     @Test func jsonFormatIsOneArrayInTheOrderAsked() async throws {
         let run = try await CLI.run(["--config", config, "--profile", "replay", "--format", "json", "phases:5", "pass:blewett", "moon:now"])
         #expect(run.status == 0)

@@ -17,8 +17,8 @@ import Testing
     static func upstream() throws -> LoopbackServer {
         let server = LoopbackServer()
         let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
-        let sunmoon = try String(contentsOfFile: "/work/shared/reference/data/aeris/sunmoon.json", encoding: .utf8)
-        let phases = try String(contentsOfFile: "/work/shared/reference/data/aeris/moonphases.json", encoding: .utf8)
+        let sunmoon = try Upstream.text("Plugins/Aeris/Tests/Fixtures/sunmoon.json")
+        let phases = try Upstream.text("Plugins/Aeris/Tests/Fixtures/moonphases.json")
         server.route("/ok/GetMountainPassConditionsAsJson", .json(feed))
         server.route("/denied/GetMountainPassConditionsAsJson", .json(#"{"Message": "AccessCode \#(accessCode) is not valid"}"#))
         server.route("/forbidden/GetMountainPassConditionsAsJson", .text("bad code \(accessCode)", status: 403))

@@ -2,7 +2,8 @@ import ConditionsHTML
 import Foundation
 import Testing
 
-/// The seed's own WSDOT test page (copied from /work/shared/reference/data/wsdot).
+/// The seed's own WSDOT test page: Passengr's minimal fixture of the old layout
+/// (cocoascientist/Passengr PassengrTests/test.html at ae3850901c81, 2015-12-09; hand-made, dated "1955").
 @Test func seedMinimalPassPage() throws {
     let page = try HTMLDocument(data: try fixture("minimal-pass-page"))
     #expect(try page.text("//span[@id='PassInfoRestrictionsOne']") == "No restrictions")

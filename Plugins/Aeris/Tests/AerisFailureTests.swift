@@ -52,11 +52,9 @@ struct AerisFailureTests {
             "Aeris rejected the credentials (HTTP 200, success: false): Aeris error invalid_client: The client provided is invalid; check sources.aeris.options.clientId and sources.aeris.options.clientSecret"))
     }
 
-    /// The real bytes of an `invalid_client` answer (weewx-forecast's saved response, ../shared).
+    /// The real bytes of an `invalid_client` answer (weewx-forecast's saved response; Fixtures/SOURCES.md).
     @Test func theRealInvalidClientBodyIsACredentialsRejection() async throws {
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<5 { root.deleteLastPathComponent() }
-        let body = try Data(contentsOf: root.appendingPathComponent("shared/reference/data/real/aeris_error_invalid_client_weewx-forecast_2016.json"))
+        let body = try AerisFixture.data("invalid_client")
         let error = try await AerisHarness.failure("moon:now", body: body)
         let message = try #require((error as? ConditionsError)?.message)
         #expect((error as? ConditionsError)?.kind == .upstream)

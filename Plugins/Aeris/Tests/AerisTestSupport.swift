@@ -4,7 +4,7 @@ import Logging
 
 @testable import Aeris
 
-/// The real Aeris responses from `/work/shared/reference/data/aeris`, copied beside the tests.
+/// The real Aeris responses copied beside the tests, in Fixtures/ (provenance: Fixtures/SOURCES.md).
 enum AerisFixture {
     static func data(_ name: String) throws -> Data {
         let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")

@@ -44,7 +44,7 @@ enum PassCatalog {
     /// site slug is assumed to be ours until a page is seen; `pages` overrides either way.
     ///
     /// Coordinates (`at`): the `Latitude`/`Longitude` WSDOT's own feed gives each pass, as in
-    /// the 2025-11-03 capture (shared/reference/data/real; RealCaptureTests checks they agree).
+    /// the 2025-11-03 capture (Tests/Resources/real; RealCaptureTests checks they agree).
     static let all: [MountainPass] = [
         MountainPass(slug: "blewett", id: 1, name: "Blewett Pass US 97", elevationFt: 4102, directions: northSouth).at(47.335298, -120.581068),
         MountainPass(slug: "cayuse", id: 2, name: "Cayuse Pass SR 123", elevationFt: 4675, directions: northSouth).at(46.865575, -121.53611),

@@ -3,19 +3,12 @@ import Foundation
 import Testing
 @testable import WSDOT
 
-/// `<packageRoot>/../shared/reference/data/real`: captures of the real site and feed (CI has them there).
-let realCaptures: URL = {
-    var root = URL(fileURLWithPath: #filePath)
-    // Plugins/WSDOT/Tests/RealCaptureTests.swift → the package root is four levels up.
-    for _ in 0..<4 { root.deleteLastPathComponent() }
-    return root.deletingLastPathComponent().appendingPathComponent("shared/reference/data/real")
-}()
-
+/// A capture of the real site or feed, kept under Tests/Resources/real (provenance: its SOURCES.md).
 func realCapture(_ name: String) throws -> Data {
-    try Data(contentsOf: realCaptures.appendingPathComponent(name))
+    try fixture("real/" + name)
 }
 
-@Suite("Conformance with real WSDOT captures (../shared/reference/data/real)")
+@Suite("Conformance with real WSDOT captures (Tests/Resources/real)")
 struct RealCaptureTests {
     func html(_ name: String) throws -> StubHTTP.Reply { .body(try realCapture(name), contentType: "text/html; charset=utf-8") }
 
@@ -53,10 +46,11 @@ struct RealCaptureTests {
         #expect(shell.message.contains("filled in by JavaScript"))
     }
 
+    /// Passengr's minimal fixture of the old layout, kept once as Resources/seed-minimal-pass-page.html.
     @Test("the classic minimal fixture still parses (classic layout)")
     func classicFixture() async throws {
         let source = try makeSource(.json(#"{"passes": ["stevens"]}"#))
-        let http = StubHTTP(["\(siteBase)/stevens": try html("wsdot_old_minimal_fixture_passengr_2015.html")])
+        let http = StubHTTP(["\(siteBase)/stevens": .body(try fixture("seed-minimal-pass-page.html"), contentType: "text/html; charset=utf-8")])
         let data = try await resolve("pass:stevens", with: source, http: http)
         #expect(data["status"] == "open")
         #expect(data["conditions"] == "The roadway is bare and dry.")

@@ -31,7 +31,7 @@ package struct TextRenderer {
             switch format {
             case .time: formats.string(date, withDate: false)
             case .dateTime: formats.string(date, withDate: true)
-            case .date: formats.string(date, pattern: "EEE MMM d yyyy")
+            case .date: formats.day(date)
             }
         }
     }
@@ -47,45 +47,10 @@ package struct TextRenderer {
         return "\(s / 86400) d \(s % 86400 / 3600) h"
     }
 
-    /// Times print in the location's zone with its usual abbreviation ("Sat Nov 21 06:30 PST");
-    /// the year appears only when it is not the current one.
+    /// Times print in the location's zone with the tz database's abbreviation for that instant
+    /// ("Sat Nov 21 06:30 PST", "Sat Jul 1 1950 12:00 PDT"); the year appears only when it is
+    /// not the current one (`LocalTimeFormats`).
     package func localTime(_ date: Date, withDate: Bool) -> String {
         formats.string(date, withDate: withDate)
-    }
-}
-
-/// The renderer's time formatting through Foundation: one `DateFormatter` per pattern, made on
-/// first use (creating one opens an ICU formatter, ~0.3 ms; the first also loads ICU's data).
-/// Zone names are ICU's: `PST`/`PDT` for North American zones since about 1970, `GMT-7` for
-/// earlier instants and for zones without an English short name (`GMT+1` in Berlin).
-final class LocalTimeFormats {
-    private let timeZone: TimeZone
-    private var formatters: [String: DateFormatter] = [:]
-    private lazy var calendar: Calendar = {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar
-    }()
-    private lazy var currentYear = calendar.component(.year, from: Date())
-
-    init(timeZone: TimeZone) {
-        self.timeZone = timeZone
-    }
-
-    func string(_ date: Date, withDate: Bool) -> String {
-        guard withDate else { return string(date, pattern: "HH:mm zzz") }
-        let sameYear = calendar.component(.year, from: date) == currentYear
-        return string(date, pattern: sameYear ? "EEE MMM d HH:mm zzz" : "EEE MMM d yyyy HH:mm zzz")
-    }
-
-    /// Formats with Foundation.
-    func string(_ date: Date, pattern: String) -> String {
-        if let formatter = formatters[pattern] { return formatter.string(from: date) }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = pattern
-        formatters[pattern] = formatter
-        return formatter.string(from: date)
     }
 }
