@@ -40,6 +40,9 @@ let package = Package(
         // `conditions serve`'s cached answers, below Hummingbird: its HTTP/1 pipeline's parts.
         .package(url: "https://github.com/apple/swift-nio-extras", from: "1.34.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // Tests only: `/v1/openapi.json` decoded and validated as OpenAPI 3.1 (OpenAPITests).
+        // Without its default trait (ExternalLoading): nothing here loads external references.
+        .package(url: "https://github.com/mattpolzin/OpenAPIKit", exact: "6.4.0", traits: []),
     ],
     targets: [
         // MARK: Contract
@@ -120,8 +123,8 @@ let package = Package(
                 // The dashboard at `/`: server-rendered from templates.
                 .product(name: "Mustache", package: "swift-mustache"),
             ],
-            // The dashboard's templates, stylesheet and script, compiled into the binary
-            // (`PackageResources`), so an installed or moved `conditions` needs no folder beside it.
+            // The dashboard's templates, stylesheet and script, and `/v1/openapi.json`, compiled into
+            // the binary (`PackageResources`), so an installed or moved `conditions` needs no folder beside it.
             resources: [
                 .embedInCode("Dashboard/Resources/templates/page.mustache"),
                 .embedInCode("Dashboard/Resources/templates/card.mustache"),
@@ -131,6 +134,7 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/error.mustache"),
                 .embedInCode("Dashboard/Resources/assets/dashboard.css"),
                 .embedInCode("Dashboard/Resources/assets/dashboard.js"),
+                .embedInCode("OpenAPI/openapi.json"),
             ]
         ),
         .executableTarget(
@@ -203,6 +207,8 @@ let package = Package(
             .product(name: "NIOPosix", package: "swift-nio"),
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
+            .product(name: "OpenAPIKit", package: "OpenAPIKit"),
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),

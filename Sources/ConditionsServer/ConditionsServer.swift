@@ -67,7 +67,8 @@ package struct ConditionsServer: Sendable {
 
     func makeRouter() -> Hummingbird.Router<ServerRequestContext> {
         let router = Hummingbird.Router(context: ServerRequestContext.self)
-        router.add(middleware: FrontMiddleware(policy: policy, metrics: metrics, logger: logger))
+        let allowed = AllowedMethods()
+        router.add(middleware: FrontMiddleware(policy: policy, allowed: allowed, metrics: metrics, logger: logger))
         let api = API(server: self)
         router.get("/healthz") { _, _ in api.text("ok\n") }
         router.get("/readyz") { _, _ in api.ready() }
@@ -89,11 +90,24 @@ package struct ConditionsServer: Sendable {
             return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
         }
         router.get("/v1/events") { request, context in try api.stream(request, closing: context.channel.closeFuture) }
+        let openAPI: Result<OpenAPIDocument, OpenAPIDocument.Unusable>
+        do {
+            openAPI = .success(try OpenAPIDocument.load())
+        } catch {
+            logger.warning("openapi: \(error.message)")
+            openAPI = .failure(error)
+        }
         router.get("/v1/openapi.json") { request, _ in
-            api.body(ByteBuffer(bytes: OpenAPIDocument.bytes), etag: OpenAPIDocument.etag, contentType: "application/json", request: request,
-                     status: .ok, maxAge: 0, lastModified: nil)
+            switch openAPI {
+            case .success(let document):
+                api.body(document.body, etag: document.etag, contentType: "application/json", request: request, status: .ok, maxAge: 0, lastModified: nil)
+            case .failure(let unusable):
+                API.errorResponse(status: .internalServerError, kind: "internal", message: unusable.message)
+            }
         }
         Dashboard.addRoutes(to: router, server: self)
+        // A CORS preflight is answered on every path (FrontMiddleware).
+        allowed.record(router.routes, everywhere: settings.cors.isEmpty ? [] : [.options])
         return router
     }
 }

@@ -4,11 +4,13 @@ import Hummingbird
 import Logging
 
 /// What every request Hummingbird routes passes first: the `RequestPolicy` (URL limit,
-/// authentication, CORS), one-line JSON errors, the request's metrics and its log line.
+/// authentication, CORS), one-line JSON errors (405 with `Allow` for a known path's unknown
+/// method), the request's metrics and its log line.
 struct FrontMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
     let policy: RequestPolicy
+    let allowed: AllowedMethods
     let metrics: ServerMetrics
     let logger: Logger
 
@@ -20,16 +22,24 @@ struct FrontMiddleware: RouterMiddleware {
         } catch let error as API.RequestError {
             response = API.errorResponse(status: error.status, kind: error.kind, message: error.message)
         } catch let error as HTTPError {
-            let kind = switch error.status {
-            case .notFound: "notFound"
-            case .contentTooLarge: "tooLarge"
-            case .methodNotAllowed: "methodNotAllowed"
-            default: "invalidRequest"
+            // The router says 404 also when the path has routes, only none for this method.
+            let methods = error.status == .notFound ? allowed.methods(for: request.uri.path) : []
+            if !methods.isEmpty {
+                let list = methods.map(\.rawValue).joined(separator: ", ")
+                response = API.errorResponse(status: .methodNotAllowed, kind: "methodNotAllowed",
+                                             message: "\(request.method.rawValue) is not allowed on this path; it answers \(list)", headers: [.allow: list])
+            } else {
+                let kind = switch error.status {
+                case .notFound: "notFound"
+                case .contentTooLarge: "tooLarge"
+                case .methodNotAllowed: "methodNotAllowed"
+                default: "invalidRequest"
+                }
+                let message = error.status == .contentTooLarge
+                    ? "request body over \(ServerSettings.maximumBodyBytes) bytes"
+                    : (error.body ?? error.status.reasonPhrase)
+                response = API.errorResponse(status: error.status, kind: kind, message: message)
             }
-            let message = error.status == .contentTooLarge
-                ? "request body over \(ServerSettings.maximumBodyBytes) bytes"
-                : (error.body ?? error.status.reasonPhrase)
-            response = API.errorResponse(status: error.status, kind: kind, message: message)
         } catch {
             response = API.errorResponse(status: .internalServerError, kind: "internal", message: "internal error")
         }
@@ -43,7 +53,8 @@ struct FrontMiddleware: RouterMiddleware {
     private func checked(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.uri.string.utf8.count <= ServerSettings.maximumURLBytes, request.method == .options, !policy.settings.cors.isEmpty {
             // A CORS preflight carries no credentials by design; it reveals nothing.
-            return Response(status: .noContent)
+            let methods = allowed.methods(for: request.uri.path)
+            return Response(status: .noContent, headers: methods.isEmpty ? [:] : [.allow: methods.map(\.rawValue).joined(separator: ", ")])
         }
         if let refusal = policy.refusal(target: request.uri.string, path: request.uri.path, authorization: request.headers[.authorization]) {
             throw refusal
