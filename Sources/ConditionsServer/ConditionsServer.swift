@@ -40,18 +40,7 @@ package struct ConditionsServer: Sendable {
     /// (for at most `settings.shutdownGrace`), ends event streams and returns.
     /// `announce` receives the bound address (`127.0.0.1:53124`) once the server listens.
     package func run(announce: @escaping @Sendable (String) -> Void) async throws {
-        let answers = CachedAnswers(coordinator: coordinator, policy: policy, metrics: metrics, logger: logger)
-        let idleTimeout = settings.idleTimeout
-        let app = Application(
-            router: makeRouter(),
-            server: HTTPServerBuilder { responder in ServerChannel(responder: responder, idleTimeout: idleTimeout, answers: answers) },
-            configuration: .init(address: .hostname(settings.listen.host, port: settings.listen.port), serverName: nil),
-            onServerRunning: { channel in
-                let host = settings.listen.host
-                let port = channel.localAddress?.port ?? settings.listen.port
-                announce(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
-            },
-            logger: logger)
+        let app = makeApplication(announce: announce)
         // Shut down in reverse order: the event hub first, so open streams end and the
         // application's drain only waits for ordinary requests.
         let group = ServiceGroup(configuration: .init(
@@ -60,6 +49,26 @@ package struct ConditionsServer: Sendable {
             cancellationSignals: [],
             logger: logger).withShutdownGrace(settings.shutdownGrace))
         try await group.run()
+    }
+
+    /// Hummingbird's HTTP/1 server over `makeRouter()`, with fresh answers from memory given
+    /// in front of it (`CachedAnswers`): what `run` serves, and what tests drive in process
+    /// (HummingbirdTesting's live mode, with `events` among `services`).
+    func makeApplication(services: [any Service] = [], announce: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+        let answers = CachedAnswers(coordinator: coordinator, policy: policy, metrics: metrics, logger: logger)
+        let idleTimeout = settings.idleTimeout
+        let settings = settings
+        return Application(
+            router: makeRouter(),
+            server: HTTPServerBuilder { responder in ServerChannel(responder: responder, idleTimeout: idleTimeout, answers: answers) },
+            configuration: .init(address: .hostname(settings.listen.host, port: settings.listen.port), serverName: nil),
+            services: services,
+            onServerRunning: { channel in
+                let host = settings.listen.host
+                let port = channel.localAddress?.port ?? settings.listen.port
+                announce(host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)")
+            },
+            logger: logger)
     }
 
     /// The rules every request meets, whichever path answers it.

@@ -136,7 +136,7 @@ import Testing
         for made in [upper, work] { try FileManager.default.createDirectory(at: made, withIntermediateDirectories: true) }
         let root = CLI.packageRoot.path
         // At the lowest CPU priority: the suite's other tests run beside it.
-        let script = """
+        let scaffoldScript = """
             set -e
             mount -t overlay overlay -o lowerdir="$1",upperdir="$2",workdir="$3" "$1"
             cd "$1"
@@ -145,7 +145,7 @@ import Testing
             nice -n 19 "$4" test --skip-build --filter TidesTests >"$5/test.log" 2>&1 || { tail -n 60 "$5/test.log"; exit 1; }
             cat "$5/test.log"
             """
-        let scaffold = try await Self.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", script, "sh", root, upper.path, work.path, swift, folder.path],
+        let scaffold = try await Self.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", scaffoldScript, "sh", root, upper.path, work.path, swift, folder.path],
                                           in: folder, timeout: 1200)
         try #require(scaffold.status == 0, "the scaffold's build or test failed:\n\(scaffold.stdout.suffix(6000))\(scaffold.stderr.suffix(2000))")
         #expect(scaffold.stdout.contains("4 tests"), "\(scaffold.stdout.suffix(3000))")

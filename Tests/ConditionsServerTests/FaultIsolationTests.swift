@@ -26,7 +26,7 @@ import Testing
             extra: #", "cache": {"enabled": false}"#)
         defer { try? FileManager.default.removeItem(at: dir) }
 
-        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+        try await InProcessServer.with(in: dir) { server in
             let hungFinished = Finished()
             let started = ContinuousClock.now
             try await withThrowingTaskGroup(of: (Int, Duration).self) { group in

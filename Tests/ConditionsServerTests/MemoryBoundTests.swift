@@ -23,7 +23,7 @@ import Testing
     }
 
     /// The value of an unlabelled metric.
-    static func metric(_ name: String, in server: ServeProcess) async throws -> Double {
+    static func metric(_ name: String, in server: some ServedHTTP) async throws -> Double {
         let text = try await server.request("/metrics").body
         let line = try #require(text.split(separator: "\n").first { $0.hasPrefix(name + " ") }, "no \(name) in /metrics")
         return try #require(Double(line.split(separator: " ").last ?? ""))
@@ -32,7 +32,7 @@ import Testing
     @Test func manyDistinctURNsKeepAtMostTheLimit() async throws {
         let dir = try Self.setUp(count: 120, limits: #""cacheEntries": 50"#)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+        try await InProcessServer.with(in: dir) { server in
             for index in 0..<120 {
                 let reply = try await server.request("/v1/urn/item:n\(index)")
                 try #require(reply.status == 200, "item:n\(index): \(reply.body)")
@@ -63,7 +63,7 @@ import Testing
     @Test func theByteLimitHoldsWhateverTheCount() async throws {
         let dir = try Self.setUp(count: 60, limits: #""cacheBytes": 20000"#)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+        try await InProcessServer.with(in: dir) { server in
             for index in 0..<60 { #expect(try await server.request("/v1/urn/item:n\(index)").status == 200) }
             let bytes = try await Self.metric("conditions_memory_cache_bytes", in: server)
             let entries = try await Self.metric("conditions_memory_cache_entries", in: server)
@@ -82,7 +82,7 @@ import Testing
     @Test func localResultsAreReusedOnlyWithinTheirSecond() async throws {
         let dir = try Self.setUp(count: 0, limits: "")
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+        try await InProcessServer.with(in: dir) { server in
             // Two answers within one second: the second is the first, from memory. (A pair can
             // straddle a second on a loaded machine; then try again.)
             var pair: (Reply, Reply)?

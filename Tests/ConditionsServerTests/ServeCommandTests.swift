@@ -32,7 +32,9 @@ import Testing
         // -vv arrived: request lines (info) and debug lines.
         #expect(ended.stderr.contains("GET /v1/urn/moon:now 200"))
         #expect(ended.stderr.contains("DEBUG "))
+        #expect(ended.stderr.contains("GET /v1/urn/pass:snoqualmie 200"), "one log line per request")
         #expect(!ended.stderr.contains(ServeTests.token))
+        #expect(!ended.stderr.contains(ServeTests.secret))
     }
 
     @Test func aCopiedBinaryServesTheDashboardAlone() async throws {

@@ -14,7 +14,7 @@ import SystemPackage
 
 /// A running `conditions serve` started by a test: its announced port, its stderr so far, and
 /// SIGTERM at the end with the exit status checked by the caller.
-struct ServeProcess: Sendable {
+struct ServeProcess: ServedHTTP {
     struct Ended: Sendable {
         let status: Int32
         let stderr: String
@@ -24,7 +24,6 @@ struct ServeProcess: Sendable {
     let execution: Execution<FileDescriptorInput, DiscardedOutput, SequenceOutput>
     let stderrSoFar: @Sendable () -> String
 
-    var base: String { "http://127.0.0.1:\(port)" }
     /// The server's process id.
     var pid: pid_t { execution.processIdentifier.value }
 
@@ -128,6 +127,16 @@ struct ServeProcess: Sendable {
     final class LogBox: Sendable {
         let text = Mutex("")
     }
+}
+
+/// A server the tests talk to over HTTP on loopback: the binary (`ServeProcess`) or the server
+/// in this process (`InProcessServer`).
+protocol ServedHTTP: Sendable {
+    var port: Int { get }
+}
+
+extension ServedHTTP {
+    var base: String { "http://127.0.0.1:\(port)" }
 
     /// One request; the whole body is read (at most 4 MiB).
     func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil) async throws -> Reply {

@@ -1,0 +1,40 @@
+import ConditionsCore
+import Foundation
+import HummingbirdTesting
+import Logging
+import Testing
+@testable import ConditionsServer
+
+/// `conditions serve`'s server in this test process: the config in a folder loaded as the
+/// command loads it, and the whole HTTP stack (Hummingbird's HTTP/1 server with the
+/// cached-answer handler in front of the router, and the event hub) listening on a free
+/// loopback port through HummingbirdTesting's live mode. Requests go over real sockets, so
+/// concurrency and connection handling are the server's own.
+///
+/// For what the API answers. What only a process shows (signals and the exit status, what it
+/// writes on stderr, limits of the process) stays with `ServeProcess`, through the binary.
+struct InProcessServer: ServedHTTP {
+    let port: Int
+    /// The server, for tests that look inside (its coordinator, its metrics).
+    let server: ConditionsServer
+
+    /// Serves the `sources.json` in `directory` for the length of `body`.
+    /// `listen`: the address, as `--listen` gives it (nil: the config's `serve.listen`).
+    static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
+                     noAuth: Bool = false, _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {
+        let environment = ["HOME": directory.path, "TZ": "UTC"].merging(environment) { $1 }
+        var logger = Logger(label: "conditions-serve-test")
+        logger.logLevel = .warning
+        let configuration = try Configuration.load(try ConfigFile.read(directory.appendingPathComponent("sources.json")), profile: nil)
+        let runtime = try Runtime(configuration, environment: environment, logger: logger)
+        let settings = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth, configured: configuration.serve,
+                                                  environment: environment).settings
+        let cache = try Resolver.CachePolicy(settings: configuration.cache, offline: false, refresh: false, noCache: false,
+                                             directory: nil, environment: environment)
+        let server = ConditionsServer(runtime: runtime, settings: settings, cachePolicy: cache, logger: logger)
+        try await server.makeApplication(services: [server.events]).test(.live) { client in
+            let port = try #require(client.port, "the live test client has no port")
+            try await body(InProcessServer(port: port, server: server))
+        }
+    }
+}
