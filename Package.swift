@@ -61,12 +61,11 @@ let package = Package(
             providers: [.apt(["libxml2-dev"]), .brew(["libxml2"])]
         ),
         .target(name: "ConditionsHTML", dependencies: ["CLibXML2"], exclude: ["README.md"]),
-        .systemLibrary(
-            name: "CCurl",
-            pkgConfig: "libcurl",
-            providers: [.apt(["libcurl4-openssl-dev"]), .brew(["curl"])]
-        ),
-        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl"], exclude: ["README.md"]),
+        // libcurl's headers (libcurl4-openssl-dev). Its functions are defined by LazyLibcurl,
+        // which opens libcurl.so.4 on the first call (docs/performance.md, scenario 1).
+        .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
+        .target(name: "LazyLibcurl"),
+        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "LazyLibcurl"], exclude: ["README.md"]),
         // Runs child programs (hooks, Exec programs, the page renderer): own process group, clean
         // signal state, deadline, output cap, no cooperative-pool thread waiting.
         .target(name: "ConditionsProcess", dependencies: [
@@ -189,7 +188,9 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ], path: "Tests/Support/TestHarness"),
-        .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl"]),
+        // Calls LazyLibcurl's functions from C, as FoundationNetworking does.
+        .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
+        .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl", "LazyLibcurl", "LazyLibcurlProbe"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),

@@ -2,18 +2,33 @@ import Foundation
 import TestHarness
 import Testing
 
-/// One executable: `conditions` links libcurl and libxml2 as ordinary system libraries, and
-/// the HTTP and MCP servers are part of it.
+/// One executable: the HTTP and MCP servers are part of `conditions`, and every libcurl function
+/// it calls is its own (LazyLibcurl, opening libcurl.so.4 on first use), so the release build
+/// as `scripts/dev` makes it (`-disable-autolink-library curl`) needs no libcurl at start.
 @Suite("Linking")
 struct LinkingTests {
     @Test func everyLibraryTheBinaryNeedsIsFound() async throws {
         // The dynamic loader lists the libraries it would load and exits, as `ldd` does.
         let output = try await CLI.run(["--version"], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
         #expect(output.status == 0)
-        for library in ["libc.so.6", "libcurl.so.4", "libxml2.so.2"] {
+        for library in ["libc.so.6", "libxml2.so.2"] {
             #expect(output.stdout.contains(library), "conditions links \(library)")
         }
         #expect(!output.stdout.contains("not found"), "\(output.stdout)")
+    }
+
+    /// No libcurl function is left for the loader to find: without the `-lcurl` that
+    /// FoundationNetworking asks for, nothing would need libcurl.so.4.
+    @Test func everyLibcurlFunctionIsDefinedByTheBinary() async throws {
+        let symbols = try await CLI.runProgram(URL(fileURLWithPath: "/usr/bin/nm"), ["-D", "--undefined-only", CLI.binary.path],
+                                               in: CLI.packageRoot, environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
+        #expect(symbols.status == 0, "\(symbols.stderr)")
+        #expect(symbols.stdout.contains("GLIBC"), "nm lists the binary's undefined symbols")
+        let curl = symbols.stdoutLines.filter { $0.contains("curl_") }
+        #expect(curl.isEmpty, "left to libcurl.so.4: \(curl)")
+        let defined = try await CLI.runProgram(URL(fileURLWithPath: "/usr/bin/nm"), ["--defined-only", CLI.binary.path],
+                                               in: CLI.packageRoot, environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
+        #expect(defined.stdout.contains(" T curl_easy_setopt"), "LazyLibcurl's definitions are linked in")
     }
 
     /// SwiftNIO and Hummingbird are linked statically, so no loader lists them: look for their
