@@ -199,6 +199,11 @@ extension API {
             let ttl = Int(server.coordinator.ttl(of: urn))
             return EventHub.Key(urn: urn, interval: every ?? (ttl > 0 ? ttl : 60))
         }
+        // A HEAD (the router answers it with GET's handler, without the body) learns the
+        // headers and subscribes to nothing.
+        if request.method == .head {
+            return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"])
+        }
         guard let subscription = server.events.subscribe(keys) else {
             throw RequestError(status: .serviceUnavailable, kind: "shuttingDown", message: "the server is shutting down")
         }

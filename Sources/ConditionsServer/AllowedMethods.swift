@@ -10,14 +10,16 @@ final class AllowedMethods: Sendable {
     private let table = Mutex<[(path: RouterPath, methods: [HTTPRequest.Method])]>([])
 
     /// Records the router's routes; `everywhere` are methods every path answers (`OPTIONS`
-    /// when CORS preflights are answered).
+    /// when CORS preflights are answered). A path that answers GET answers HEAD too: the
+    /// router makes those endpoints (`autoGenerateHeadEndpoints`) and does not list them.
     func record(_ routes: [Hummingbird.Router<ServerRequestContext>.RouteDescription], everywhere: [HTTPRequest.Method]) {
         var table: [(path: RouterPath, methods: [HTTPRequest.Method])] = []
         for route in routes {
+            let methods = route.method == .get ? [route.method, .head] : [route.method]
             if let index = table.firstIndex(where: { $0.path == route.path }) {
-                table[index].methods.append(route.method)
+                table[index].methods += methods
             } else {
-                table.append((route.path, [route.method]))
+                table.append((route.path, methods))
             }
         }
         for index in table.indices { table[index].methods += everywhere }

@@ -75,7 +75,8 @@ package struct ConditionsServer: Sendable {
     var policy: RequestPolicy { RequestPolicy(settings: settings, secrets: runtime.secrets) }
 
     func makeRouter() -> Hummingbird.Router<ServerRequestContext> {
-        let router = Hummingbird.Router(context: ServerRequestContext.self)
+        // HEAD is GET without the body (RFC 9110, 9.3.2), on every path that answers GET.
+        let router = Hummingbird.Router(context: ServerRequestContext.self, options: .autoGenerateHeadEndpoints)
         let allowed = AllowedMethods()
         router.add(middleware: FrontMiddleware(policy: policy, allowed: allowed, metrics: metrics, logger: logger))
         let api = API(server: self)

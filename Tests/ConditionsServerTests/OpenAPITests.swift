@@ -138,13 +138,20 @@ import Testing
         }
     }
 
+    /// What a described path answers: its methods, and HEAD (implicit, as schemathesis and
+    /// RFC 9110 have it) wherever it answers GET.
+    static func answered(_ path: String, _ methods: Set<String>) -> Set<String> {
+        methods.contains("GET") ? methods.union(["HEAD"]) : methods
+    }
+
     /// Methods nobody registers, and the ones another path has: each described path answers
     /// them 405 with exactly its own methods in `Allow`; an unknown path stays 404.
     @Test func anUndeclaredMethodIs405WithAllow() async throws {
         let paths = try Self.describedPaths()
         #expect(paths.count >= 13)
         try await Application(router: Self.server().makeRouter()).test(.router) { client in
-            for (path, methods) in paths {
+            for (path, declared) in paths {
+                let methods = Self.answered(path, declared)
                 for method in [HTTPRequest.Method.trace, .put, .delete, .patch, .options, .head, .post, .get, HTTPRequest.Method("QUERY")!]
                 where !methods.contains(method.rawValue) {
                     let reply = try await client.execute(uri: path, method: method)
@@ -164,15 +171,39 @@ import Testing
         }
     }
 
+    /// HEAD is GET without the body: the same status and headers (ETag included) wherever GET
+    /// is answered, and 304 for a matching ETag.
+    @Test func headIsGetWithoutItsBody() async throws {
+        try await Application(router: Self.server().makeRouter()).test(.router) { client in
+            for path in ["/healthz", "/v1/routes", "/v1/urn/moon:2026-11-21", "/v1/openapi.json", "/", "/assets/dashboard.css", "/v1/urn/pass:nope"] {
+                let get = try await client.execute(uri: path, method: .get)
+                let head = try await client.execute(uri: path, method: .head)
+                #expect(head.status == get.status, "HEAD \(path)")
+                #expect(head.body.readableBytes == 0, "HEAD \(path) has no body")
+                #expect(head.headers[.contentType] == get.headers[.contentType], "HEAD \(path)")
+                #expect(head.headers[.eTag] == get.headers[.eTag], "HEAD \(path)")
+                if let etag = get.headers[.eTag] {
+                    #expect(try await client.execute(uri: path, method: .head, headers: [.ifNoneMatch: etag]).status == .notModified, "HEAD \(path)")
+                }
+            }
+            // The event stream's headers, and no subscription (nothing to end it but the client).
+            let stream = try await client.execute(uri: "/v1/events?urn=moon:now", method: .head)
+            #expect(stream.status == .ok)
+            #expect(stream.headers[.contentType] == "text/event-stream")
+            #expect(stream.body.readableBytes == 0)
+            #expect(try await client.execute(uri: "/v1/events?urn=moon:now&every=0s", method: .head).status == .badRequest)
+        }
+    }
+
     /// With CORS on, every path answers OPTIONS (the preflight), and `Allow` says so.
     @Test func aPreflightListsThePathsMethods() async throws {
         try await Application(router: Self.server(cors: ["*"]).makeRouter()).test(.router) { client in
             let preflight = try await client.execute(uri: "/v1/resolve", method: .options, headers: [.origin: "https://example.org"])
             #expect(preflight.status == .noContent)
-            #expect(preflight.headers[.allow] == "GET, POST, OPTIONS")
+            #expect(preflight.headers[.allow] == "GET, HEAD, POST, OPTIONS")
             let refused = try await client.execute(uri: "/v1/resolve", method: .delete)
             #expect(refused.status == .methodNotAllowed)
-            #expect(refused.headers[.allow] == "GET, POST, OPTIONS")
+            #expect(refused.headers[.allow] == "GET, HEAD, POST, OPTIONS")
         }
     }
 
@@ -185,12 +216,12 @@ import Testing
         router.get("/v1/resolve") { _, _ in "" }
         router.post("/v1/resolve") { _, _ in "" }
         allowed.record(router.routes, everywhere: [])
-        #expect(allowed.methods(for: "/") == [.get])
-        #expect(allowed.methods(for: "/v1/urn/pass:x") == [.get])
-        #expect(allowed.methods(for: "/v1/urn/a/b/c") == [.get])
+        #expect(allowed.methods(for: "/") == [.get, .head])
+        #expect(allowed.methods(for: "/v1/urn/pass:x") == [.get, .head])
+        #expect(allowed.methods(for: "/v1/urn/a/b/c") == [.get, .head])
         #expect(allowed.methods(for: "/v1/urn") == [])
         #expect(allowed.methods(for: "/v1/urn/") == [])
-        #expect(Set(allowed.methods(for: "/v1/resolve")) == [.get, .post])
+        #expect(Set(allowed.methods(for: "/v1/resolve")) == [.get, .head, .post])
         #expect(allowed.methods(for: "/v1/resolve/more") == [])
         #expect(allowed.methods(for: "/v1") == [])
     }
