@@ -175,12 +175,17 @@ import Testing
     /// is answered, and 304 for a matching ETag.
     @Test func headIsGetWithoutItsBody() async throws {
         try await Application(router: Self.server().makeRouter()).test(.router) { client in
-            for path in ["/healthz", "/v1/routes", "/v1/urn/moon:2026-11-21", "/v1/openapi.json", "/", "/assets/dashboard.css", "/v1/urn/pass:nope"] {
+            // A recorded pass, not the moon: a local result is made again each second, and its
+            // ETag with it.
+            for path in ["/healthz", "/v1/routes", "/v1/urn/pass:white", "/v1/openapi.json", "/", "/assets/dashboard.css", "/v1/urn/pass:nope"] {
                 let get = try await client.execute(uri: path, method: .get)
                 let head = try await client.execute(uri: path, method: .head)
                 #expect(head.status == get.status, "HEAD \(path)")
                 #expect(head.body.readableBytes == 0, "HEAD \(path) has no body")
                 #expect(head.headers[.contentType] == get.headers[.contentType], "HEAD \(path)")
+                // The page shows the moon now and ages ("updated 3 d ago"): made again a moment
+                // later it may differ, so its ETag is not compared.
+                guard path != "/" else { continue }
                 #expect(head.headers[.eTag] == get.headers[.eTag], "HEAD \(path)")
                 if let etag = get.headers[.eTag] {
                     #expect(try await client.execute(uri: path, method: .head, headers: [.ifNoneMatch: etag]).status == .notModified, "HEAD \(path)")
