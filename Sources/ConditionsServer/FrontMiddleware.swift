@@ -4,8 +4,8 @@ import Hummingbird
 import Logging
 
 /// What every request Hummingbird routes passes first: the `RequestPolicy` (URL limit,
-/// authentication, CORS), one-line JSON errors (405
-/// with `Allow` for a known path's unknown method), the request's metrics and its log line.
+/// authentication, CORS), one-line JSON errors (405 with `Allow` for a known path's unknown
+/// method), the request's metrics and its log line.
 struct FrontMiddleware: RouterMiddleware {
     typealias Context = ServerRequestContext
 
