@@ -123,8 +123,8 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
-    /// The scaffold, build and test run in a private mount namespace where an overlay covers
-    /// the checkout: the nested `swift build` sees the checkout's own `.build` at its own
+    /// The scaffold, build and test run in a private mount namespace (in a user namespace of
+    /// its own, so no privilege is needed) where an overlay covers the checkout: the nested `swift build` sees the checkout's own `.build` at its own
     /// paths, so it compiles only what the new module changes instead of the whole package
     /// and its dependencies (minutes, BoringSSL included). Every write lands in the overlay's
     /// upper folder; the checkout, and the suite running from it, never see them.
@@ -149,7 +149,7 @@ import Testing
             nice -n 19 "$4" test --skip-build --filter TidesTests >"$5/test.log" 2>&1 || { tail -n 60 "$5/test.log"; exit 1; }
             cat "$5/test.log"
             """
-        let scaffold = try await Self.run("/usr/bin/unshare", ["--mount", "--propagation", "private", "/bin/sh", "-c", scaffoldScript, "sh", root, upper.path, work.path, swift, folder.path],
+        let scaffold = try await Self.run("/usr/bin/unshare", ["--map-root-user", "--mount", "--propagation", "private", "/bin/sh", "-c", scaffoldScript, "sh", root, upper.path, work.path, swift, folder.path],
                                           in: folder, timeout: 1200)
         try #require(scaffold.status == 0, "the scaffold's build or test failed:\n\(scaffold.stdout.suffix(6000))\(scaffold.stderr.suffix(2000))")
         #expect(scaffold.stdout.contains("4 tests"), "\(scaffold.stdout.suffix(3000))")
