@@ -14,7 +14,7 @@ import Synchronization
 /// `ResultCoordinator`, so the page costs no more upstream than the API does.
 final class Dashboard: Sendable {
     private let server: ConditionsServer
-    private let resources: Result<DashboardResources, DashboardResources.MissingResource>
+    private let resources: Result<DashboardResources, DashboardResources.BrokenTemplate>
     /// Local times in the config location's zone. Its formatters are reused across requests
     /// (making one costs ~0.3 ms), so it is used by one request at a time.
     private let renderer: Mutex<TextRenderer>
@@ -54,13 +54,9 @@ final class Dashboard: Sendable {
         self.server = server
         do {
             resources = .success(try DashboardResources.load())
-        } catch let error as DashboardResources.MissingResource {
+        } catch {
             server.logger.warning("dashboard: \(error.message)")
             resources = .failure(error)
-        } catch {
-            let missing = DashboardResources.MissingResource(message: "dashboard resources: \(error)")
-            server.logger.warning("dashboard: \(missing.message)")
-            resources = .failure(missing)
         }
         let configuration = server.runtime.configuration
         renderer = Mutex(TextRenderer(style: .plain, timeZone: configuration.place.timeZone ?? .current, placeName: configuration.place.name))

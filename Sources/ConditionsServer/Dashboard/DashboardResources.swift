@@ -31,7 +31,7 @@ struct DashboardResources: Sendable {
     ]
 
     /// Parses every template; an error (a template that is not valid Mustache) names it.
-    static func load() throws -> DashboardResources {
+    static func load() throws(BrokenTemplate) -> DashboardResources {
         var library = MustacheLibrary()
         for (name, bytes) in templateFiles {
             let text = String(decoding: bytes, as: UTF8.self)
@@ -39,7 +39,7 @@ struct DashboardResources: Sendable {
                 // Trailing newlines of a partial would end up between elements; harmless but noise.
                 try library.register(text.trimmingCharacters(in: .newlines), named: name)
             } catch {
-                throw MissingResource(message: "dashboard template \(name).mustache is not valid: \(error)")
+                throw BrokenTemplate(message: "dashboard template \(name).mustache is not valid: \(error)")
             }
         }
         return DashboardResources(
@@ -55,7 +55,7 @@ struct DashboardResources: Sendable {
     }
 
     /// A template could not be parsed (a build with a broken template; the API still works).
-    struct MissingResource: Error, CustomStringConvertible {
+    struct BrokenTemplate: Error, CustomStringConvertible {
         let message: String
         var description: String { message }
     }
