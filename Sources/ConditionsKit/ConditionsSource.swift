@@ -126,14 +126,20 @@ public struct SourceContext: Sendable {
     /// This source's limits (`sources.<id>.http`), for work a source does outside `http`
     /// (a browser rendering a page obeys the same timeout, size cap and concurrency).
     public let limits: HTTPLimits
+    /// Seconds an upstream document this source fetched for an earlier URN may be old (by
+    /// `now`) and still answer this one: the instance's TTL, or 0 when the user asked for
+    /// nothing cached (`--no-cache`, `--refresh`, caching disabled). A source that reads one
+    /// document for many URNs (WSDOT's feed) shares it within this age, never beyond.
+    public let maxAge: Double
 
     /// A context; the host makes these, tests may too.
-    public init(now: Date, place: Place, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits()) {
+    public init(now: Date, place: Place, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits(), maxAge: Double = 0) {
         self.now = now
         self.place = place
         self.logger = logger
         self.http = http
         self.limits = limits
+        self.maxAge = maxAge
     }
 }
 

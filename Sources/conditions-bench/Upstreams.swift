@@ -72,7 +72,7 @@ enum Upstreams {
             "RestrictionOne":{"RestrictionText":"\(restriction)","TravelDirection":"\(one)"},\
             "RestrictionTwo":{"RestrictionText":"Traction tires advised, oversize vehicles prohibited.","TravelDirection":"\(two)"},\
             "RoadCondition":"Compact snow and ice on the roadway. Use caution and watch for crews.",\
-            "TemperatureInFahrenheit":\(20 + index),"TravelAdvisoryActive":\(index % 2 == 0),"WeatherCondition":"Snowing"}
+            "TemperatureInFahrenheit":\(20 + index),"TravelAdvisoryActive":true,"WeatherCondition":"Snowing"}
             """
         }
         return "[" + entries.joined(separator: ",") + "]"

@@ -248,7 +248,7 @@ struct DashboardBrowserTests {
             "DateUpdated": "/Date(1765784463873-0800)/", "ElevationInFeet": 1000, "Latitude": 47.0, "Longitude": -120.0,
             "MountainPassId": 42, "MountainPassName": hostileName,
             "RestrictionOne": ["TravelDirection": "Eastbound", "RestrictionText": image], "RestrictionTwo": NSNull(),
-            "RoadCondition": bidi, "TemperatureInFahrenheit": 20, "TravelAdvisoryActive": false, "WeatherCondition": quotes,
+            "RoadCondition": bidi, "TemperatureInFahrenheit": 20, "TravelAdvisoryActive": true, "WeatherCondition": quotes,
         ]) { entry in
             entry["RoadCondition"] = image
             entry["WeatherCondition"] = quotes + " " + long

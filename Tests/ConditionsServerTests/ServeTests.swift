@@ -30,7 +30,9 @@ import Testing
     static let environment = ["WSDOT_ACCESS_CODE": secret]
 
     @Test func everyEndpointAnswersAndStatusFollowsTheErrorKind() async throws {
-        let (upstream, dir) = try Self.setUp(timeout: 0.5)
+        // No disk cache, so no URN shares the feed another fetched (FeedSharingTests covers that)
+        // and each upstream fault below meets a fetch of its own.
+        let (upstream, dir) = try Self.setUp(timeout: 0.5, cache: #""cache": {"enabled": false}"#)
         defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
         try await InProcessServer.with(in: dir, environment: Self.environment) { server in
             let pass = try await server.request("/v1/urn/pass:snoqualmie")

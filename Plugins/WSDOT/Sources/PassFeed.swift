@@ -1,8 +1,10 @@
 import ConditionsKit
 import Foundation
 
-/// Reads WSDOT's Traveler Information feed (`GetMountainPassConditionsAsJson`): one array
-/// holding every monitored pass.
+/// Reads WSDOT's two publications of every pass at once: the Traveler Information API
+/// (`GetMountainPassConditionsAsJson`, a bare array) and the key-less mobile feed
+/// (`MountainPassConditions.json`, the same entries under
+/// `GetMountainPassConditionsResult.PassCondition`, with cameras, forecast and alerts added).
 ///
 /// Entries are matched by `MountainPassId`, never by name (WSDOT writes "US97" and "US 97").
 /// Only the entries asked for are decoded in full, so one malformed entry does not break
@@ -10,8 +12,17 @@ import Foundation
 struct PassFeed: Sendable {
     /// Each entry by its `MountainPassId`, with its index for error paths.
     private let entries: [Int: (index: Int, object: JSONObject)]
+    /// What error paths start with: `WSDOT feed ` (then `[3]`), or the mobile feed's URL and member.
+    private let pathPrefix: String
+    /// The feed in messages: `WSDOT feed`, or the mobile feed and its URL.
+    private let name: String
+    /// Whether `DateUpdated` may be local time parts (the mobile feed) as well as a string.
+    private let acceptsLocalParts: Bool
+    /// The zone of local time parts.
+    private let timeZone: TimeZone
 
-    /// Parses the body; `secret` (the access code) is scrubbed from any upstream message quoted in an error.
+    /// Parses a Traveler API body; `secret` (the access code) is scrubbed from any upstream
+    /// message quoted in an error.
     init(data: Data, secret: String? = nil) throws(ConditionsError) {
         let document: JSONValue
         do {
@@ -28,20 +39,61 @@ struct PassFeed: Sendable {
             }
             throw ConditionsError.badResponse("WSDOT feed: expected an array of passes, found \(document.typeName)")
         }
+        try self.init(elements: array, name: "WSDOT feed", pathPrefix: "WSDOT feed ", acceptsLocalParts: false, timeZone: .gmt)
+    }
+
+    /// Parses a mobile feed body fetched from `url` (shown in every error, so a user can open
+    /// it and see what WSDOT changed); local time parts are read in `timeZone`.
+    init(mobileData data: Data, url: String, timeZone: TimeZone) throws(ConditionsError) {
+        let document: JSONValue
+        do {
+            document = try JSONValue.parse(data)
+        } catch {
+            throw ConditionsError.badResponse("\(url): not WSDOT's pass feed: \(Self.describe(data)) (\(error))")
+        }
+        guard let result = document["GetMountainPassConditionsResult"] else {
+            let found = document.objectValue.map { object in
+                object.count == 0 ? "an empty object" : "an object with " + object.keys.prefix(5).map { "\"\($0)\"" }.joined(separator: ", ")
+            } ?? document.typeName
+            throw ConditionsError.badResponse("\(url): not WSDOT's pass feed: expected an object with \"GetMountainPassConditionsResult\", found \(found)")
+        }
+        guard let array = result["PassCondition"]?.arrayValue else {
+            let found = result["PassCondition"].map(\.typeName) ?? "nothing"
+            throw ConditionsError.badResponse("\(url): not WSDOT's pass feed: GetMountainPassConditionsResult.PassCondition: expected an array of passes, found \(found)")
+        }
+        try self.init(elements: array, name: "WSDOT's mobile feed \(url)", pathPrefix: "\(url): PassCondition", acceptsLocalParts: true, timeZone: timeZone)
+    }
+
+    private init(elements: [JSONValue], name: String, pathPrefix: String, acceptsLocalParts: Bool, timeZone: TimeZone) throws(ConditionsError) {
         var entries: [Int: (index: Int, object: JSONObject)] = [:]
-        for (index, element) in array.enumerated() {
+        for (index, element) in elements.enumerated() {
+            let path = "\(pathPrefix)[\(index)]"
             guard let object = element.objectValue else {
-                throw ConditionsError.badResponse("WSDOT feed [\(index)]: expected an object, found \(element.typeName)")
+                throw ConditionsError.badResponse("\(path): expected an object, found \(element.typeName)")
             }
             guard let idValue = object["MountainPassId"] else {
-                throw ConditionsError.badResponse("WSDOT feed [\(index)].MountainPassId: missing")
+                throw ConditionsError.badResponse("\(path).MountainPassId: missing")
             }
             guard let id = idValue.intValue else {
-                throw ConditionsError.badResponse("WSDOT feed [\(index)].MountainPassId: expected a whole number, found \(idValue.typeName)")
+                throw ConditionsError.badResponse("\(path).MountainPassId: expected a whole number, found \(idValue.typeName)")
             }
             if entries[id] == nil { entries[id] = (index, object) }
         }
         self.entries = entries
+        self.name = name
+        self.pathPrefix = pathPrefix
+        self.acceptsLocalParts = acceptsLocalParts
+        self.timeZone = timeZone
+    }
+
+    /// What a body that is not JSON looks like, for the error: a web page, an empty body, or
+    /// the start of it (cut where it stopped being JSON, say).
+    private static func describe(_ data: Data) -> String {
+        let text = String(decoding: data.prefix(512), as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        if text.isEmpty { return "the body is empty" }
+        let lower = text.lowercased()
+        if lower.hasPrefix("<!doctype html") || lower.hasPrefix("<html") || lower.hasPrefix("<") { return "the body is HTML, not JSON" }
+        return "the body is not JSON"
     }
 
     /// The ids present, for messages about absent passes.
@@ -77,17 +129,10 @@ struct PassFeed: Sendable {
     /// lacks the pass or its entry is malformed.
     func report(for pass: MountainPass, url: URL) throws(ConditionsError) -> PassReport {
         guard let (index, object) = entries[pass.id] else {
-            throw ConditionsError.badResponse("WSDOT feed has no entry with MountainPassId \(pass.id) (\(pass.slug))")
+            throw ConditionsError.badResponse("\(name) has no entry with MountainPassId \(pass.id) (\(pass.slug))")
         }
-        let reader = EntryReader(object: object, path: "WSDOT feed [\(index)]")
-        let updatedText = try reader.string("DateUpdated", required: true)
-        var updated: Date?
-        if let updatedText {
-            guard let date = Self.date(fromWCF: updatedText) else {
-                throw reader.error("DateUpdated", "expected a date like \"/Date(1765784463873-0800)/\", found \"\(updatedText)\"")
-            }
-            updated = date
-        }
+        let reader = EntryReader(object: object, path: "\(pathPrefix)[\(index)]")
+        let updated = try acceptsLocalParts ? reader.localTime("DateUpdated", timeZone: timeZone) : reader.wcfDate("DateUpdated")
         let conditions = try reader.string("RoadCondition", required: true)
         let weather = try reader.string("WeatherCondition", required: false)
         let temperature = try reader.number("TemperatureInFahrenheit")
@@ -105,36 +150,11 @@ struct PassFeed: Sendable {
             restrictions: [one, two].compactMap { $0 },
             updated: updated,
             url: url,
-            travelAdvisory: advisory
+            travelAdvisory: advisory,
+            cameras: PassExtras.cameras(object["Cameras"]),
+            forecast: PassExtras.forecast(object["Forecast"]),
+            alerts: PassExtras.alerts(object["Alerts"], timeZone: timeZone)
         )
-    }
-
-    /// The instant of a WCF JSON date, `/Date(1765784463873-0800)/`: milliseconds since the
-    /// Unix epoch in UTC, then an optional offset naming the publisher's zone, which does not
-    /// shift the instant (so it is checked for form and otherwise ignored).
-    /// Read by hand, not with a Regex literal, which is compiled again on every call (15 per feed).
-    static func date(fromWCF text: String) -> Date? {
-        var body = Substring(text)
-        while let first = body.first, first.isWhitespace { body = body.dropFirst() }
-        while let last = body.last, last.isWhitespace { body = body.dropLast() }
-        if body.hasPrefix("\\") { body = body.dropFirst() }
-        guard body.hasPrefix("/Date("), body.hasSuffix("/") else { return nil }
-        body = body.dropFirst(6).dropLast()
-        if body.hasSuffix("\\") { body = body.dropLast() }
-        guard body.hasSuffix(")") else { return nil }
-        let bytes = Array(body.dropLast().utf8)
-        func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-        var index = bytes.first == UInt8(ascii: "-") ? 1 : 0
-        let digitsStart = index
-        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
-        guard (1...15).contains(index - digitsStart), let milliseconds = Int64(String(decoding: bytes[0..<index], as: UTF8.self)) else { return nil }
-        if index < bytes.count {
-            let offset = bytes[index...]
-            guard offset.count == 5, offset.first == UInt8(ascii: "+") || offset.first == UInt8(ascii: "-"), offset.dropFirst().allSatisfy(isDigit) else { return nil }
-            let digits = offset.dropFirst().map { Int($0 - UInt8(ascii: "0")) }
-            guard digits[0] * 10 + digits[1] <= 14, digits[2] * 10 + digits[3] < 60 else { return nil }
-        }
-        return Date(timeIntervalSince1970: Double(milliseconds) / 1000)
     }
 }
 
@@ -157,6 +177,27 @@ private struct EntryReader {
         if value.isNull { return nil }
         guard let string = value.stringValue else { throw error(key, "expected a string or null, found \(value.typeName)") }
         return string
+    }
+
+    /// A WCF date string (`/Date(1765784463873-0800)/`) or null; required.
+    func wcfDate(_ key: String) throws(ConditionsError) -> Date? {
+        guard let text = try string(key, required: true) else { return nil }
+        guard let date = FeedDate.wcf(text) else {
+            throw error(key, "expected a date like \"/Date(1765784463873-0800)/\", found \"\(text)\"")
+        }
+        return date
+    }
+
+    /// Local time parts in `timeZone` (`[2025, 11, 3, 11, 30, 43, 853, 0, 0]`), a WCF date
+    /// string, ISO 8601 text or null; required.
+    func localTime(_ key: String, timeZone: TimeZone) throws(ConditionsError) -> Date? {
+        guard let value = object[key] else { throw error(key, "missing") }
+        if value.isNull { return nil }
+        guard let date = FeedDate.instant(value, timeZone: timeZone) else {
+            let shown = value.stringValue.map { "\"\($0.prefix(80))\"" } ?? value.serialized().prefix(80).description
+            throw error(key, "expected local time parts like [2025, 11, 3, 11, 30, 43, 853, 0, 0] or a date like \"/Date(1765784463873-0800)/\", found \(shown)")
+        }
+        return date
     }
 
     func number(_ key: String) throws(ConditionsError) -> Double? {

@@ -7,11 +7,12 @@ extension ResultKind {
     public static let pass: ResultKind = "pass"
 }
 
-/// How `pass` results read: the pass's name and status, a row per direction's restriction,
-/// conditions, weather, a travel advisory, the page's other rows (`extra`), and temperature ·
-/// elevation · age of the report. `watch` compares the
-/// status and the restriction texts (for `pass:all`, every pass's status); the temperature and
-/// the "updated" time changing is not news.
+/// How `pass` results read: the pass's name and status, WSDOT's alerts, a row per direction's
+/// restriction (marked "not current" when WSDOT's travel advisory for the pass is off),
+/// conditions, weather, the page's other rows (`extra`), the first two forecast periods, and
+/// temperature · elevation · age of the report. `watch` compares the status, the restriction
+/// texts and the alerts (for `pass:all`, every pass's status); the temperature, the forecast
+/// and the "updated" time changing is not news.
 struct PassPresentation: ResultPresentation {
     let kind: ResultKind = .pass
 
@@ -31,7 +32,11 @@ struct PassPresentation: ResultPresentation {
         guard let status = data["status"]?.stringValue, let restrictions = data["restrictions"]?.arrayValue else {
             return GenericPresentation().changeKey(data)
         }
-        return ChangeKey(status: status, detail: restrictions.compactMap { $0["text"]?.stringValue }.joined(separator: " | "))
+        var detail = restrictions.compactMap { $0["text"]?.stringValue }.joined(separator: " | ")
+        // A new or lifted alert is news; the order WSDOT lists them in is not.
+        let alerts = (data["alerts"]?.arrayValue ?? []).compactMap { $0["headline"]?.stringValue }.sorted()
+        if !alerts.isEmpty { detail += " || alerts: " + alerts.joined(separator: " | ") }
+        return ChangeKey(status: status, detail: detail)
     }
 
     /// A pass's card: its name, status (word and tone), a row per direction's restriction,
@@ -50,9 +55,14 @@ struct PassPresentation: ResultPresentation {
         let name = pass["name"]?.stringValue ?? pass["id"]?.stringValue ?? "pass"
         let status = pass["status"]?.stringValue ?? "unknown"
         var rows: [ResultCard.Row] = []
+        for alert in Self.alerts(of: pass) { rows.append(.init("Alert", alert, tone: .caution)) }
         for restriction in pass["restrictions"]?.arrayValue ?? [] {
-            rows.append(.init(restriction["direction"]?.stringValue ?? "—", restriction["text"]?.stringValue ?? "—",
-                              tone: Self.tone(restriction["status"]?.stringValue ?? "unknown")))
+            let text = restriction["text"]?.stringValue ?? "—"
+            if Self.isCurrent(restriction) {
+                rows.append(.init(restriction["direction"]?.stringValue ?? "—", text, tone: Self.tone(restriction["status"]?.stringValue ?? "unknown")))
+            } else {
+                rows.append(.init(restriction["direction"]?.stringValue ?? "—", "\(text) (not current)", tone: .neutral))
+            }
         }
         if let conditions = pass["conditions"]?.stringValue { rows.append(.init("Conditions", conditions)) }
         if let weather = pass["weather"]?.stringValue { rows.append(.init("Weather", weather)) }
@@ -60,16 +70,45 @@ struct PassPresentation: ResultPresentation {
         if let elevation = pass["elevationFt"]?.doubleValue, let feet = Int(exactly: elevation.rounded()) {
             rows.append(.init("Elevation", "\(Self.grouped(feet)) ft"))
         }
-        if pass["travelAdvisory"]?.boolValue == true { rows.append(.init("Travel advisory", "in effect", tone: .caution)) }
         for (label, value) in pass["extra"]?.objectValue ?? JSONObject() {
             if let text = value.stringValue { rows.append(.init(label, text)) }
         }
+        for period in Self.forecast(of: pass) { rows.append(.init(period.label, period.text)) }
         let updated = pass["updated"]?.stringValue.flatMap { Timestamp.parse($0) }
         let staleNote = updated.flatMap { Self.staleNote(pass, updated: $0, context: context) }
         let link = pass["url"]?.stringValue.flatMap { URL(string: $0) }.map { ResultCard.Link(url: $0, label: "WSDOT's page for \(name)") }
         let coordinate = pass["id"]?.stringValue.flatMap { PassCatalog.pass(named: $0) }?.coordinate
-        return ResultCard(title: name, status: .init(status, tone: Self.tone(status)), rows: rows, updated: updated, staleNote: staleNote,
-                          link: link, coordinate: coordinate.map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+        let camera = (pass["cameras"]?.arrayValue ?? []).lazy.compactMap { camera -> ResultCard.Image? in
+            guard let url = camera["imageURL"]?.stringValue.flatMap({ URL(string: $0) }), url.scheme?.lowercased() == "https" else { return nil }
+            return ResultCard.Image(url: url, alt: camera["title"]?.stringValue ?? "Camera at \(name)")
+        }.first
+        return ResultCard(title: name, status: .init(status, tone: Self.tone(status)), image: camera, rows: rows, updated: updated,
+                          staleNote: staleNote, link: link, coordinate: coordinate.map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+    }
+
+    /// Restriction texts WSDOT does not vouch for (its travel advisory for the pass is off)
+    /// say so; data without the member (older caches, fixtures) is taken as current.
+    static func isCurrent(_ restriction: JSONValue) -> Bool {
+        restriction["current"]?.boolValue != false
+    }
+
+    /// Each alert as one line: the headline, then what and where (`Maintenance, 090 Eastbound`).
+    static func alerts(of pass: JSONValue) -> [String] {
+        (pass["alerts"]?.arrayValue ?? []).compactMap { alert in
+            guard let headline = alert["headline"]?.stringValue else { return nil }
+            let road = [alert["road"]?.stringValue, alert["direction"]?.stringValue].compactMap { $0 }.joined(separator: " ")
+            let about = [alert["category"]?.stringValue, road.isEmpty ? nil : road].compactMap { $0 }
+            return about.isEmpty ? headline : "\(headline) (\(about.joined(separator: ", ")))"
+        }
+    }
+
+    /// The first two forecast periods: tonight and tomorrow are what a trip is planned on.
+    static func forecast(of pass: JSONValue) -> [(label: String, text: String)] {
+        (pass["forecast"]?.arrayValue ?? []).prefix(2).compactMap { period in
+            guard let text = period["text"]?.stringValue else { return nil }
+            let name = period["period"]?.stringValue ?? ""
+            return (name.isEmpty ? "Forecast" : name, text)
+        }
     }
 
     /// `3,022`: thousands grouped as WSDOT writes them.
@@ -103,17 +142,24 @@ struct PassPresentation: ResultPresentation {
         let name = pass["name"]?.stringValue ?? pass["id"]?.stringValue ?? "pass"
         let status = pass["status"]?.stringValue ?? "unknown"
         var lines = ["\(style.bold(name))  \(Self.styledStatus(status, style: style))"]
+        // Alerts first: a closure for blasting matters more than the temperature.
+        lines += Self.alerts(of: pass).map { "  " + style.yellow("⚠ " + $0) }
         var rows: [(String, String)] = []
+        var stale = false
         for restriction in pass["restrictions"]?.arrayValue ?? [] {
-            rows.append((restriction["direction"]?.stringValue ?? "—", restriction["text"]?.stringValue ?? "—"))
+            let text = restriction["text"]?.stringValue ?? "—"
+            let current = Self.isCurrent(restriction)
+            stale = stale || !current
+            rows.append((restriction["direction"]?.stringValue ?? "—", current ? text : "\(text) " + style.dim("(not current)")))
         }
+        if stale { rows.append(("", style.yellow("WSDOT is not keeping this pass's restrictions current; check before you go"))) }
         if let conditions = pass["conditions"]?.stringValue { rows.append(("Conditions", conditions)) }
         if let weather = pass["weather"]?.stringValue { rows.append(("Weather", weather)) }
-        if pass["travelAdvisory"]?.boolValue == true { rows.append(("Travel advisory", style.yellow("in effect"))) }
         // Rows of the page this module has no field for, as the card shows them: nothing read is dropped.
         for (label, value) in pass["extra"]?.objectValue ?? JSONObject() {
             if let text = value.stringValue { rows.append((label, text)) }
         }
+        for period in Self.forecast(of: pass) { rows.append((period.label, period.text)) }
         var facts: [String] = []
         if let temperature = pass["temperatureF"]?.doubleValue { facts.append("\(JSONValue.double(temperature))°F") }
         if let elevation = pass["elevationFt"]?.doubleValue { facts.append("\(JSONValue.double(elevation)) ft") }

@@ -11,8 +11,12 @@ struct Restriction: Sendable, Equatable {
     /// The direction's status from its text.
     var status: PassStatus { PassStatus(restriction: text) }
 
-    var json: JSONValue {
-        ["direction": .string(direction), "text": .string(text), "status": .string(status.rawValue)]
+    /// `current`: whether WSDOT vouches for the text now (see `PassReport.restrictionsCurrent`);
+    /// only a text it does not vouch for is marked (`"current": false`).
+    func json(current: Bool) -> JSONValue {
+        var object = JSONObject([("direction", .string(direction)), ("text", .string(text)), ("status", .string(status.rawValue))])
+        if !current { object["current"] = false }
+        return .object(object)
     }
 }
 
@@ -27,8 +31,14 @@ struct PassReport: Sendable, Equatable {
     var restrictions: [Restriction]
     var updated: Date?
     var url: URL
-    /// The feed's `TravelAdvisoryActive`; pages do not say, so nil in HTML mode.
+    /// The feed's `TravelAdvisoryActive`; pages do not say, so nil in HTML mode. False means
+    /// WSDOT is not keeping the restriction texts current (its apps hide them then).
     var travelAdvisory: Bool?
+    /// The mobile feed's cameras, forecast periods and alerts; nil where the publication has
+    /// none of that kind of data (pages, the Traveler API) or the feed left the member out.
+    var cameras: [PassCamera]?
+    var forecast: [ForecastPeriod]?
+    var alerts: [PassAlert]?
     /// The instant the report is read at (the context's now), for `reportAge`.
     var readAt: Date?
     /// Rows of the page with a label this module does not know (`data.extra`), in page order.
@@ -49,7 +59,13 @@ struct PassReport: Sendable, Equatable {
         return Int(age)
     }
 
-    var status: PassStatus { PassStatus(directions: restrictions.map(\.status)) }
+    /// Whether the restriction texts are WSDOT's current word: not when its travel advisory
+    /// is off for the pass, when the texts may be left over from an earlier report.
+    var restrictionsCurrent: Bool { travelAdvisory != false }
+
+    /// The pass's status from its restrictions; unknown when they are not current, since a
+    /// leftover "No restrictions" is no evidence the road is open.
+    var status: PassStatus { restrictionsCurrent ? PassStatus(directions: restrictions.map(\.status)) : .unknown }
 
     /// The data contract, keys in their documented order.
     var json: JSONValue {
@@ -61,11 +77,14 @@ struct PassReport: Sendable, Equatable {
         object["weather"] = JSONValue(weather)
         object["temperatureF"] = temperatureF.map(Self.number) ?? .null
         object["elevationFt"] = JSONValue(elevationFt)
-        object["restrictions"] = .array(restrictions.map(\.json))
+        object["restrictions"] = .array(restrictions.map { $0.json(current: restrictionsCurrent) })
         object["updated"] = JSONValue(updated)
         object["reportAge"] = JSONValue(reportAge)
         object["url"] = .string(Redaction.redact(url))
         object["travelAdvisory"] = travelAdvisory.map(JSONValue.bool) ?? .null
+        if let cameras { object["cameras"] = .array(cameras.map(\.json)) }
+        if let forecast { object["forecast"] = .array(forecast.map(\.json)) }
+        if let alerts { object["alerts"] = .array(alerts.map(\.json)) }
         if !extra.isEmpty {
             var rows = JSONObject()
             for row in extra { rows[row.label] = .string(row.value) }

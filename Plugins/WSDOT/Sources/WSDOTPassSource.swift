@@ -3,14 +3,16 @@ import Foundation
 
 /// Washington mountain pass conditions from WSDOT: `pass:{name}` and `pass:all`.
 ///
-/// Reads either WSDOT's pass pages (`"mode": "html"`, one page per pass, extraction rules in
-/// the `fields` option) or its Traveler Information API (`"mode": "api"`, one request for
-/// every pass). The options choose and order the passes served; see Plugins/WSDOT/README.md.
+/// Reads one of WSDOT's three publications: its key-less mobile feed (`"mode": "feed"`, one
+/// request for every pass, with cameras, forecast and alerts), its pass pages
+/// (`"mode": "html"`, one page per pass, extraction rules in the `fields` option) or its
+/// Traveler Information API (`"mode": "api"`, one request for every pass, with an access
+/// code). The options choose and order the passes served; see Plugins/WSDOT/README.md.
 public struct WSDOTPassSource: ConditionsSource {
     /// `"WSDOT"`.
     public static let moduleName = "WSDOT"
     /// One line for `conditions sources`.
-    public static let summary = "Washington mountain pass conditions from WSDOT (pages or Traveler Information API)"
+    public static let summary = "Washington mountain pass conditions from WSDOT (mobile feed, pages or Traveler Information API)"
     /// Pass reports change within minutes in a storm; five minutes keeps cron jobs polite.
     public static let defaultTTL: Double = 300
     /// The API access code.
@@ -29,6 +31,8 @@ public struct WSDOTPassSource: ConditionsSource {
     }
 
     private let settings: WSDOTSettings
+    /// The feed shared by this instance's URNs while fresh (API and feed modes).
+    private let memo = FeedMemo()
 
     /// Validates the instance's options; errors name the option's JSON path.
     public init(configuration: SourceConfiguration) throws {
@@ -41,10 +45,11 @@ public struct WSDOTPassSource: ConditionsSource {
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let name: String? = location.pattern.placeholders.isEmpty ? nil : try location.argument("name")
         switch settings.mode {
-        case .api:
+        case .api, .feed:
             let feed: PassFeed
+            let fetchedAt: Date
             do {
-                feed = try await fetchFeed(context: context)
+                (feed, fetchedAt) = try await fetchFeed(context: context)
             } catch {
                 // A name neither the catalog nor the configured list knows is a rejection, not
                 // an outage: the host must not answer it from a stale cache.
@@ -60,14 +65,14 @@ public struct WSDOTPassSource: ConditionsSource {
             let served = try servedPasses(in: feed)
             guard let name else {
                 let reports = try served.map { pass throws(ConditionsError) in try report(pass, from: feed, context: context) }
-                return SourceResult(data: ["passes": .array(reports.map(\.json))], kind: .pass)
+                return SourceResult(data: ["passes": .array(reports.map(\.json))], kind: .pass, fetchedAt: fetchedAt)
             }
             if let pass = PassCatalog.pass(named: name, among: served) {
-                return SourceResult(data: try report(pass, from: feed, context: context).json, kind: .pass)
+                return SourceResult(data: try report(pass, from: feed, context: context).json, kind: .pass, fetchedAt: fetchedAt)
             }
             // A catalogued pass the feed lacks: say so, rather than "no pass named".
             if settings.passNames == nil, let known = PassCatalog.pass(named: name) {
-                return SourceResult(data: try report(known, from: feed, context: context).json, kind: .pass)
+                return SourceResult(data: try report(known, from: feed, context: context).json, kind: .pass, fetchedAt: fetchedAt)
             }
             throw notFound(name, among: served)
         case .html:
@@ -95,7 +100,7 @@ public struct WSDOTPassSource: ConditionsSource {
         return ConditionsError.notFound("no pass named \"\(name)\"", suggestions: close)
     }
 
-    /// API mode's passes: every pass in the feed (catalogued ones by id, new ids under a slug
+    /// API and feed modes' passes: every pass in the feed (catalogued ones by id, new ids under a slug
     /// made from their name), or the `passes` option's, resolved against the feed first.
     private func servedPasses(in feed: PassFeed) throws(ConditionsError) -> [MountainPass] {
         let inFeed = feed.passes
@@ -116,12 +121,21 @@ public struct WSDOTPassSource: ConditionsSource {
         return report
     }
 
-    private func fetchFeed(context: SourceContext) async throws -> PassFeed {
-        let url = settings.feedURL
-        context.logger.debug("fetching WSDOT feed", metadata: ["url": "\(Redaction.redact(url))"])
-        let response = try await context.http.get(url, headers: ["Accept": "application/json"])
-        try response.requireSuccess()
-        return try PassFeed(data: response.body, secret: settings.accessCode)
+    /// The feed, shared with the instance's other URNs while fresh (`FeedMemo`), and the
+    /// report instant it was fetched at.
+    private func fetchFeed(context: SourceContext) async throws -> (PassFeed, Date) {
+        let settings = self.settings
+        let fetched = try await memo.feed(now: context.now, maxAge: context.maxAge) {
+            let url = settings.mode == .feed ? settings.mobileFeedURL : settings.feedURL
+            context.logger.debug("fetching WSDOT feed", metadata: ["url": "\(Redaction.redact(url))"])
+            let response = try await context.http.get(url, headers: ["Accept": "application/json"])
+            try response.requireSuccess()
+            let feed = settings.mode == .feed
+                ? try PassFeed(mobileData: response.body, url: Redaction.redact(url), timeZone: settings.timeZone)
+                : try PassFeed(data: response.body, secret: settings.accessCode)
+            return FeedMemo.Fetched(feed: feed, fetchedAt: context.now)
+        }
+        return (fetched.feed, fetched.fetchedAt)
     }
 
     /// Fetches every page concurrently. If any fails the whole answer fails, naming each

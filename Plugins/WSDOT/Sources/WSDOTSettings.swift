@@ -7,24 +7,31 @@ struct WSDOTSettings: Sendable {
     enum Mode: String, Sendable {
         /// One page per pass (the classic design), read with `fields`.
         case html
-        /// WSDOT's Traveler Information JSON API: one request answers every pass.
+        /// WSDOT's Traveler Information JSON API: one request answers every pass; needs an access code.
         case api
+        /// WSDOT's key-less mobile feed (what its phone apps read): one request answers every
+        /// pass, with cameras, forecast and alerts.
+        case feed
+
+        /// Whether one document lists every pass (the pass list then comes from it).
+        var readsFeed: Bool { self != .html }
     }
 
     static let defaultPageBase = URL(string: "https://wsdot.com/travel/real-time/mountainpasses")!
     static let classicPageBase = URL(string: "http://www.wsdot.com/traffic/passes")!
     static let defaultAPIBase = URL(string: "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc")!
+    static let defaultMobileBase = URL(string: "https://data.wsdot.wa.gov/mobile")!
 
     /// Where these options live in `sources.json`, for messages.
     var optionsPath: String
     var mode: Mode
-    /// Pages' base (HTML mode) or the service's base (API mode).
+    /// Pages' base (HTML mode), the service's base (API mode) or the mobile feed's folder (feed mode).
     var baseURL: URL
     /// The API access code; a secret.
     var accessCode: String?
-    /// The passes served, in the configured order (HTML mode; API mode takes them from the feed).
+    /// The passes served, in the configured order (HTML mode; API and feed modes take them from the feed).
     var passes: [MountainPass]
-    /// The `passes` option as written, nil when absent: API mode resolves names against the
+    /// The `passes` option as written, nil when absent: API and feed modes resolve names against the
     /// feed, which may hold passes the catalog does not know.
     var passNames: [String]?
     /// How pages are read.
@@ -41,12 +48,16 @@ struct WSDOTSettings: Sendable {
     init(options: inout SourceOptions) throws(ConditionsError) {
         let path = options.path
         optionsPath = path
-        mode = Mode(rawValue: try options.string("mode", oneOf: ["html", "api"]) ?? "html") ?? .html
+        mode = Mode(rawValue: try options.string("mode", oneOf: ["html", "api", "feed"]) ?? "html") ?? .html
 
         if let text = try options.string("baseURL") {
             baseURL = try Self.httpURL(text, at: "\(path).baseURL")
         } else {
-            baseURL = mode == .api ? Self.defaultAPIBase : Self.defaultPageBase
+            switch mode {
+            case .html: baseURL = Self.defaultPageBase
+            case .api: baseURL = Self.defaultAPIBase
+            case .feed: baseURL = Self.defaultMobileBase
+            }
         }
 
         accessCode = try options.string("accessCode").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
@@ -61,8 +72,8 @@ struct WSDOTSettings: Sendable {
             passNames = slugs
             var chosen: [MountainPass] = []
             for (index, slug) in slugs.enumerated() {
-                // API mode may name a pass only the feed knows; it is checked against the feed.
-                if mode == .api, PassCatalog.pass(named: slug) == nil {
+                // API and feed modes may name a pass only the feed knows; it is checked against the feed.
+                if mode.readsFeed, PassCatalog.pass(named: slug) == nil {
                     guard !PassCatalog.normalizedSlug(slug).isEmpty else {
                         throw ConditionsError.configuration("\(path).passes[\(index)]: the name is empty")
                     }
@@ -127,13 +138,16 @@ struct WSDOTSettings: Sendable {
         }
     }
 
-    /// The page a pass is read from (HTML mode) or linked to (API mode): the `pages` override,
-    /// else `{base}/{site slug}` under `baseURL` in HTML mode and WSDOT's public site in API mode.
+    /// The page a pass is read from (HTML mode) or linked to (API and feed modes): the `pages`
+    /// override, else `{base}/{site slug}` under `baseURL` in HTML mode and WSDOT's public site otherwise.
     func pageURL(for pass: MountainPass) -> URL {
         if let page = pages[pass.slug] { return page }
         let base = mode == .html ? baseURL : Self.defaultPageBase
         return base.appendingPathComponent(pass.pageSlug, isDirectory: false)
     }
+
+    /// The mobile feed's URL.
+    var mobileFeedURL: URL { baseURL.appendingPathComponent("MountainPassConditions.json", isDirectory: false) }
 
     /// The feed request URL, access code included (redact before showing it).
     var feedURL: URL {

@@ -19,7 +19,7 @@ struct FeedTests {
         ("/Date(-86400000)/", -86_400),
     ])
     func wcfDates(text: String, seconds: Double) throws {
-        let date = try #require(PassFeed.date(fromWCF: text))
+        let date = try #require(FeedDate.wcf(text))
         #expect(abs(date.timeIntervalSince1970 - seconds) < 0.0005)
     }
 
@@ -27,7 +27,7 @@ struct FeedTests {
         "", "Date(1765784463873)", "/Date()/", "/Date(17657844a3873)/", "/Date(1765784463873-08)/", "/Date(1765784463873-0875)/", "2025-12-15T07:41:03Z",
     ])
     func badWCFDates(text: String) {
-        #expect(PassFeed.date(fromWCF: text) == nil)
+        #expect(FeedDate.wcf(text) == nil)
     }
 
     @Test("a winter feed: one pass, matched by id, all fields")
@@ -66,7 +66,8 @@ struct FeedTests {
             "blewett": "restricted", "cayuse": "closed", "chinook": "closed", "crystal-greenwater": "open",
             "mt-baker": "restricted", "north-cascade": "closed", "satus": "open", "sherman": "restricted",
             "stevens": "restricted", "snoqualmie": "restricted", "white": "closed", "manastash": "unknown",
-            "loup-loup": "restricted", "disautel": "open", "wauconda": "restricted",
+            // Disautel: TravelAdvisoryActive false, so its restriction text is not current.
+            "loup-loup": "restricted", "disautel": "unknown", "wauconda": "restricted",
         ])
         #expect(await http.requested.count == 1)
     }
@@ -89,9 +90,10 @@ struct FeedTests {
         #expect(pass("manastash")?["restrictions"] == [])
         #expect(pass("mt-baker")?["restrictions"]?[index: 1]?["direction"] == "Westbound")  // null direction: catalog's
         #expect(pass("loup-loup")?["restrictions"] == [["direction": "Eastbound", "text": "Traction tires advised.", "status": "restricted"]])
-        #expect(pass("disautel")?["status"] == "open")  // one direction only
+        #expect(pass("disautel")?["restrictions"] == [["direction": "Northbound", "text": "No restrictions", "status": "open", "current": false]])  // one direction only
+        #expect(pass("disautel")?["status"] == "unknown", "WSDOT's travel advisory is off: the text is not current")
         #expect(pass("white")?["travelAdvisory"] == true)
-        #expect(pass("satus")?["travelAdvisory"] == false)
+        #expect(pass("disautel")?["travelAdvisory"] == false)
     }
 
     @Test("a summer feed with -0700 offsets, configured subset and order")

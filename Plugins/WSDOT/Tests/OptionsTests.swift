@@ -25,7 +25,7 @@ struct OptionsTests {
     }
 
     @Test("configuration errors name the option's path", arguments: [
-        (#"{"mode": "xml"}"#, #"sources.wsdot.options.mode: "xml" is not one of "html", "api""#),
+        (#"{"mode": "xml"}"#, #"sources.wsdot.options.mode: "xml" is not one of "html", "api", "feed""#),
         (#"{"mode": "api"}"#, #"sources.wsdot.options.accessCode: api mode needs WSDOT's access code (for example "${WSDOT_ACCESS_CODE}"); it is missing or empty"#),
         (#"{"mode": "api", "accessCode": "  "}"#, #"sources.wsdot.options.accessCode: api mode needs WSDOT's access code (for example "${WSDOT_ACCESS_CODE}"); it is missing or empty"#),
         (#"{"passes": ["snoqualmie", "stevns"]}"#, #"sources.wsdot.options.passes[1]: unknown pass "stevns"; did you mean "stevens"?"#),

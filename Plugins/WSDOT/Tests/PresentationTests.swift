@@ -42,21 +42,31 @@ import Testing
             == "             updated time 2025-12-15T07:41:03Z")
     }
 
-    @Test func anAdvisoryAndThePagesOtherRowsAreShown() {
-        func data(advisory: Bool) -> JSONValue {
-            ["id": "stevens", "name": "Stevens Pass US 2", "status": "open",
-             "restrictions": [["direction": "Eastbound", "text": "No restrictions", "status": "open"]],
-             "travelAdvisory": .bool(advisory), "extra": ["Snow depth at summit": "41 in"],
-             "updated": "2025-12-15T07:41:03Z", "reportAge": 60]
+    @Test func restrictionsWSDOTDoesNotKeepCurrentAreMarkedAndThePagesOtherRowsAreShown() {
+        func data(current: Bool) -> JSONValue {
+            var restriction: JSONObject = JSONObject([("direction", "Eastbound"), ("text", "No restrictions"), ("status", "open")])
+            if !current { restriction["current"] = false }
+            return ["id": "stevens", "name": "Stevens Pass US 2", "status": current ? "open" : "unknown",
+                    "restrictions": [.object(restriction)],
+                    "travelAdvisory": .bool(current), "extra": ["Snow depth at summit": "41 in"],
+                    "updated": "2025-12-15T07:41:03Z", "reportAge": 60]
         }
-        #expect(presentation.render(data(advisory: true), context: context()) == [
+        #expect(presentation.render(data(current: true), context: context()) == [
             "Stevens Pass US 2  OPEN",
             "  Eastbound             No restrictions",
-            "  Travel advisory       in effect",
             "  Snow depth at summit  41 in",
             "                        updated time 2025-12-15T07:41:03Z",
         ])
-        #expect(!presentation.render(data(advisory: false), context: context()).contains { $0.contains("Travel advisory") })
+        #expect(presentation.render(data(current: false), context: context()) == [
+            "Stevens Pass US 2  UNKNOWN",
+            "  Eastbound             No restrictions (not current)",
+            "                        WSDOT is not keeping this pass's restrictions current; check before you go",
+            "  Snow depth at summit  41 in",
+            "                        updated time 2025-12-15T07:41:03Z",
+        ])
+        let card = presentation.card(data(current: false), context: context())
+        #expect(card.rows.first == .init("Eastbound", "No restrictions (not current)", tone: .neutral))
+        #expect(card.status == .init("unknown", tone: .neutral))
     }
 
     @Test func stalenessWording() {

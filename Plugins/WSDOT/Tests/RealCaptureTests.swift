@@ -107,7 +107,7 @@ struct FeedPassesTests {
     func feedWithANewPass() throws -> StubHTTP {
         var text = String(decoding: try realCapture("DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json"), as: UTF8.self)
         text = String(text.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()) + #"""
-        ,{"DateUpdated":"\/Date(1762198243853-0800)\/","ElevationInFeet":3100,"MountainPassId":31,"MountainPassName":"Rattlesnake  Pass SR 821","RestrictionOne":{"RestrictionText":"No restrictions","TravelDirection":"Northbound"},"RestrictionTwo":{"RestrictionText":"Pass Closed","TravelDirection":"Southbound"},"RoadCondition":"Dry.","TemperatureInFahrenheit":40,"TravelAdvisoryActive":false,"WeatherCondition":""}]
+        ,{"DateUpdated":"\/Date(1762198243853-0800)\/","ElevationInFeet":3100,"MountainPassId":31,"MountainPassName":"Rattlesnake  Pass SR 821","RestrictionOne":{"RestrictionText":"No restrictions","TravelDirection":"Northbound"},"RestrictionTwo":{"RestrictionText":"Pass Closed","TravelDirection":"Southbound"},"RoadCondition":"Dry.","TemperatureInFahrenheit":40,"TravelAdvisoryActive":true,"WeatherCondition":""}]
         """#
         return StubHTTP([Self.url: .body(Data(text.utf8), contentType: "application/json")])
     }

@@ -74,18 +74,20 @@ func configurationError(_ options: JSONObject) -> ConditionsError? {
 }
 
 /// Resolves `urn` against `source` the way the host does: route, then resolve.
-func resolve(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient) async throws -> JSONValue {
+/// `maxAge` is what the host allows of a document fetched for an earlier URN (its TTL).
+func resolve(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient, now: Date = Date(timeIntervalSince1970: 1_765_785_000),
+             maxAge: Double = 0) async throws -> JSONValue {
     var router = Router<Int>()
     for pattern in source.routes { try router.register(pattern, 0) }
     let (location, _) = try router.match(URN(urn))
-    let context = SourceContext(now: Date(timeIntervalSince1970: 1_765_785_000), place: seattle, logger: Logger(label: "test"), http: http)
+    let context = SourceContext(now: now, place: seattle, logger: Logger(label: "test"), http: http, maxAge: maxAge)
     return try await source.resolve(location, context: context).data
 }
 
 /// The error resolving `urn` throws, or nil when it succeeds.
-func resolveError(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient) async -> (any Error)? {
+func resolveError(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient, maxAge: Double = 0) async -> (any Error)? {
     do {
-        _ = try await resolve(urn, with: source, http: http)
+        _ = try await resolve(urn, with: source, http: http, maxAge: maxAge)
         return nil
     } catch {
         return error

@@ -152,7 +152,9 @@ package struct Resolver: Sendable {
         }
 
         let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
-        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: client, limits: instance.http)
+        // What the cache would serve, a source may share: nothing when the cache is off or bypassed.
+        let maxAge = store != nil && !cache.refresh ? instance.ttl : 0
+        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: client, limits: instance.http, maxAge: maxAge)
         instance.logger.debug("resolving \(text) via \(location.pattern)")
         do {
             let result = try await instance.source.resolve(location, context: context)

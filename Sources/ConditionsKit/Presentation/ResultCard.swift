@@ -22,6 +22,8 @@ public struct ResultCard: Sendable, Equatable {
     public var status: Status?
     /// A drawing for the card (the moon as it looks).
     public var figure: Figure?
+    /// A picture from the upstream (a pass's camera), shown once it scrolls into view.
+    public var image: Image?
     /// Labelled facts in reading order.
     public var rows: [Row]
     /// Lines of free text, shown as written (whitespace kept): a kind's text presentation.
@@ -39,13 +41,14 @@ public struct ResultCard: Sendable, Equatable {
     public var parts: [ResultCard]
 
     /// A card; every part but the title is optional.
-    public init(title: String, subtitle: String? = nil, status: Status? = nil, figure: Figure? = nil, rows: [Row] = [],
-                lines: [String] = [], updated: Date? = nil, staleNote: String? = nil, link: Link? = nil,
+    public init(title: String, subtitle: String? = nil, status: Status? = nil, figure: Figure? = nil, image: Image? = nil,
+                rows: [Row] = [], lines: [String] = [], updated: Date? = nil, staleNote: String? = nil, link: Link? = nil,
                 coordinate: Coordinate? = nil, parts: [ResultCard] = []) {
         self.title = title
         self.subtitle = subtitle
         self.status = status
         self.figure = figure
+        self.image = image
         self.rows = rows
         self.lines = lines
         self.updated = updated
@@ -114,6 +117,20 @@ public struct ResultCard: Sendable, Equatable {
     public enum Figure: Sendable, Equatable {
         /// The moon as seen from `MoonDrawing`'s hemisphere.
         case moon(MoonDrawing)
+    }
+
+    /// A picture the upstream publishes: an https URL a page loads lazily, and what it shows.
+    public struct Image: Sendable, Equatable {
+        /// The image (pages show only https images).
+        public var url: URL
+        /// What the picture shows, for people who cannot see it: a camera's title.
+        public var alt: String
+
+        /// The picture at `url`, described by `alt`.
+        public init(url: URL, alt: String) {
+            self.url = url
+            self.alt = alt
+        }
     }
 
     /// A link out: the upstream's own page.

@@ -215,7 +215,7 @@ final class Dashboard: Sendable {
     /// Defence in depth behind the templates' escaping: no script but our own file, no inline
     /// handlers, no plug-ins, no framing, nothing fetched from elsewhere.
     static func secure(_ headers: inout HTTPFields) {
-        headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+        headers[.contentSecurityPolicy] = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: https:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
         headers[.xContentTypeOptions] = "nosniff"
         headers[Self.referrerPolicy] = "no-referrer"
     }
