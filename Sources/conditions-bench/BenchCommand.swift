@@ -15,7 +15,8 @@ struct BenchCommand: AsyncParsableCommand {
         by chromium-headless-shell beside plain HTML; 9 conditions serve under wrk beside nginx, \
         1,000 event streams, 1,000 cold clients (needs nginx-light and wrk); 10 conditions mcp: \
         resolve latency and idle RSS after start-up and after 300 calls; 11 the dashboard page of \
-        conditions serve (wrk, page weight, first paint in headless Chromium). Exit status 1 when \
+        conditions serve (wrk, page weight, first paint in headless Chromium); 12 pass:all three ways: \
+        the mobile feed, the plain-HTML fan-out, pages rendered by Chromium. Exit status 1 when \
         any target is missed.
         """)
 
@@ -25,7 +26,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Latency of each loopback response, in milliseconds.")
     var latency: Int = 200
 
-    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–11); repeat for several.")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–12); repeat for several.")
     var scenarios: [Int] = []
 
     @Flag(help: "Print the machine and every figure as JSON instead of the table.")
@@ -35,12 +36,12 @@ struct BenchCommand: AsyncParsableCommand {
     var binary: String?
 
     /// Every scenario, in the order they run.
-    static let all = Array(1...11)
+    static let all = Array(1...12)
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
-        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–11") }
+        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–12") }
     }
 
     func run() async throws {
@@ -74,6 +75,7 @@ struct BenchCommand: AsyncParsableCommand {
                 case 9: figures += try await ServerLoad.run(bench)
                 case 10: figures += try await MCPServer.run(bench)
                 case 11: figures += try await DashboardPage.run(bench)
+                case 12: figures += try await ThreeWays.run(bench)
                 default: break // validate() admits only the scenarios above
                 }
             } catch {

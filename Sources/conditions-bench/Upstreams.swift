@@ -62,20 +62,45 @@ enum Upstreams {
 
     /// A WSDOT feed in the API's shape (PascalCase keys, `/Date(ms-0800)/` times) for all passes.
     static func feed() -> String {
-        let entries = passes.enumerated().map { index, pass in
+        "[" + feedEntries(mobile: false).joined(separator: ",") + "]"
+    }
+
+    /// WSDOT's mobile feed for all passes: the API's entries under its wrapper, `DateUpdated`
+    /// as Pacific local time parts, with a camera, two forecast periods and an alert each.
+    static func mobileFeed() -> String {
+        #"{"GetMountainPassConditionsResult":{"PassCondition":["# + feedEntries(mobile: true).joined(separator: ",") + "]}}"
+    }
+
+    /// Serves the mobile feed under `/mobile/MountainPassConditions.json`.
+    static func serveMobileFeed(on server: LoopbackServer, delay: Double) {
+        server.route("/mobile/MountainPassConditions.json", LoopbackServer.Response.json(mobileFeed()).delayed(delay))
+    }
+
+    private static func feedEntries(mobile: Bool) -> [String] {
+        passes.enumerated().map { index, pass in
             let (one, two) = pass.northSouth ? ("Northbound", "Southbound") : ("Eastbound", "Westbound")
             let restriction = index % 3 == 0 ? "No restrictions" : "Traction Tires Required, Chains Required On Vehicles Over 10,000 GVW"
+            // 2025-12-15 07:41 PST plus a minute per pass, in each form.
+            let updated = mobile ? "[2025,12,14,23,\(41 + index),3,873,0,0]" : "\"/Date(\(1_765_784_463_873 + index * 60_000)-0800)/\""
+            let extras = mobile ? """
+                ,"Cameras":[{"id":\(9000 + index),"title":"\(pass.name) summit","url":"https://images.wsdot.wa.gov/sc/\(pass.slug).jpg",\
+                "lat":47.\(428_135 + index),"lon":-121.\(419_055 + index)}],\
+                "Forecast":[{"Day":"Tonight","ForecastText":"Snow. Snow level 2500 feet. Low around 25. Chance of precipitation is 90%."},\
+                {"Day":"Tuesday","ForecastText":"Snow showers likely. Cloudy, with a high near 31."}],\
+                "Alerts":[{"PassId":\(pass.id),"EventId":\(550_000 + index),"MountainPass":"\(pass.name)","TravelCenterPriorityId":2,\
+                "EventCategoryTypeDescription":"Maintenance","HeadlineMessage":"Crews working on the shoulder.","RoadName":"090",\
+                "RoadDirection":"\(one)","DisplayLatitude":47.43,"DisplayLongitude":-121.45,"CreatedDate":"/Date(1765780000000-0800)/"}]
+                """ : ""
             return """
-            {"DateUpdated":"/Date(\(1_765_784_463_873 + index * 60_000)-0800)/","ElevationInFeet":\(pass.elevation),\
+            {"DateUpdated":\(updated),"ElevationInFeet":\(pass.elevation),\
             "Latitude":47.\(428_135 + index),"Longitude":-121.\(419_055 + index),"MountainPassId":\(pass.id),\
             "MountainPassName":"\(pass.name)",\
             "RestrictionOne":{"RestrictionText":"\(restriction)","TravelDirection":"\(one)"},\
             "RestrictionTwo":{"RestrictionText":"Traction tires advised, oversize vehicles prohibited.","TravelDirection":"\(two)"},\
             "RoadCondition":"Compact snow and ice on the roadway. Use caution and watch for crews.",\
-            "TemperatureInFahrenheit":\(20 + index),"TravelAdvisoryActive":true,"WeatherCondition":"Snowing"}
+            "TemperatureInFahrenheit":\(20 + index),"TravelAdvisoryActive":true,"WeatherCondition":"Snowing"\(extras)}
             """
         }
-        return "[" + entries.joined(separator: ",") + "]"
     }
 
     static let aerisMoon = """
