@@ -209,6 +209,35 @@ struct DashboardBrowserTests {
         }
     }
 
+    @Test func aFeedPassShowsItsCameraLazilyWithItsTitleAndItsForecast() async throws {
+        let (upstream, dir) = try FeedModeServeTests.setUp()
+        defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
+        let camera = #"""
+        (() => {
+          const img = document.querySelector("#card-pass-snoqualmie .card__image img");
+          const rows = Array.from(document.querySelectorAll("#card-pass-snoqualmie .rows .row")).map((row) => row.querySelector("dt").textContent);
+          return {src: img?.getAttribute("src") ?? null, alt: img?.alt ?? null, loading: img?.loading ?? null,
+                  caption: document.querySelector("#card-pass-snoqualmie .card__image figcaption")?.textContent ?? null,
+                  captionHidden: document.querySelector("#card-pass-snoqualmie .card__image figcaption")?.getAttribute("aria-hidden") ?? null,
+                  shownWidth: img ? img.getBoundingClientRect().width : 0, rows,
+                  images: document.querySelectorAll("img").length};
+        })()
+        """#
+        try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+            let report = try await Browser.load(DashboardSetup.page(server, ["pass:snoqualmie", "pass:disautel"]),
+                                                ["--wait", "document.documentElement.dataset.live === 'open'", "--eval", camera])
+            let seen = report.object
+            #expect(seen["src"] as? String == "https://images.wsdot.wa.gov/sc/090VC05200.jpg")
+            #expect(seen["alt"] as? String == "I-90 at MP 52: Snoqualmie Summit")
+            #expect(seen["loading"] as? String == "lazy")
+            #expect(seen["caption"] as? String == "I-90 at MP 52: Snoqualmie Summit")
+            #expect(seen["captionHidden"] as? String == "true", "the alt text already says it to a screen reader")
+            #expect((seen["shownWidth"] as? Double ?? 0) > 100, "the picture's box is laid out before it loads (width and height set)")
+            #expect(seen["rows"] as? [String] == ["Alert", "Eastbound", "Westbound", "Conditions", "Weather", "Temperature", "Elevation", "Tonight", "Tuesday"])
+            #expect(seen["images"] as? Int == 1, "Disautel has no camera in this feed")
+        }
+    }
+
     @Test func withoutJavaScriptThePageIsCompleteAndReloadsItself() async throws {
         let dir = try DashboardSetup.fixtures(fixturesTTL: "\"2m\"", extra: #", "report": ["pass:snoqualmie", "pass:chinook", "moon:2026-11-20", "phases:3"]"#)
         defer { try? FileManager.default.removeItem(at: dir) }

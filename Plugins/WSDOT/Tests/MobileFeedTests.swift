@@ -86,6 +86,23 @@ struct MobileFeedTests {
         }
     }
 
+    @Test("conformance: feed mode and API mode read the same real values into the same reports, the feed adding only its extras")
+    func agreesWithAPIMode() async throws {
+        let apiURL = "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc/GetMountainPassConditionsAsJson?AccessCode=k"
+        let api = try makeSource(.json(#"{"mode": "api", "accessCode": "k"}"#))
+        let apiHTTP = StubHTTP([apiURL: try .json("real/DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json")])
+        let fromAPI = try #require(try await resolve("pass:all", with: api, http: apiHTTP)["passes"]?.arrayValue)
+        let feedHTTP = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let fromFeed = try #require(try await resolve("pass:all", with: try feedSource(), http: feedHTTP)["passes"]?.arrayValue)
+        #expect(fromFeed.count == 16)
+        let stripped = fromFeed.map { pass -> JSONValue in
+            guard case .object(var object) = pass else { return pass }
+            for key in ["cameras", "forecast", "alerts"] { object[key] = nil }
+            return .object(object)
+        }
+        #expect(stripped == fromAPI)
+    }
+
     @Test("pass:all and every pass:{name} share one request while it is fresh, in sequence and at once")
     func oneRequest() async throws {
         let http = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
