@@ -64,6 +64,33 @@ import Testing
         #expect(!(failed.stdout + failed.stderr).contains(Self.accessCode))
     }
 
+    /// `conditions mcp`: `resolve` answers from the page, `routes` lists the chain.
+    @Test func theMCPServerFallsBackAndListsTheChain() async throws {
+        let (api, pages, dir) = try Self.setUp()
+        defer { api.stop(); pages.stop(); try? FileManager.default.removeItem(at: dir) }
+        let run = try await MCPSession.run(
+            ["mcp", "--cache-dir", dir.appendingPathComponent("cache").path],
+            first: [#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"1"}}}"#],
+            then: [
+                #"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"resolve","arguments":{"urns":["pass:white"]}}}"#,
+                #"{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"routes"}}"#,
+            ],
+            afterReplyTo: 1, in: dir, timeout: 60)
+        #expect(run.status == 0, "\(run.stderr)")
+        let (replies, _) = try MCPServerTests.replies(run)
+        let resolved = (replies[2]?["result"] as? [String: Any])?["structuredContent"] as? [String: Any]
+        let result = (resolved?["results"] as? [[String: Any]])?.first
+        #expect(result?["source"] as? String == "wsdot-page", "\(replies[2] ?? [:])")
+        #expect((result?["data"] as? [String: Any])?["id"] as? String == "white")
+        let listed = (replies[3]?["result"] as? [String: Any])?["structuredContent"] as? [String: Any]
+        let all = (listed?["routes"] as? [[String: Any]])?.first { $0["pattern"] as? String == "pass:all" }
+        #expect((all?["chain"] as? [[String: String]])?.map { $0["source"] } == ["wsdot-api", "wsdot-page"])
+        let text = ((replies[3]?["result"] as? [String: Any])?["content"] as? [[String: Any]])?.first?["text"] as? String
+        #expect(text?.contains("wsdot-api → wsdot-page") == true, "\(text ?? "")")
+        #expect(run.stderr.contains("pass:white: wsdot-api failed (HTTP 500"), "\(run.stderr)")
+        #expect(!(run.stdout + run.stderr).contains(Self.accessCode))
+    }
+
     @Test func routesSourcesAndCheckShowTheChain() async throws {
         let (api, pages, dir) = try Self.setUp()
         defer { api.stop(); pages.stop(); try? FileManager.default.removeItem(at: dir) }
