@@ -17,7 +17,7 @@ struct RoutesCommand: ParsableCommand {
             Examples:
               conditions routes
               conditions routes --profile offline
-              conditions routes --format json | jq -r '.[] | "\\(.pattern) \\([.chain[].source] | join(" → "))"'
+              conditions routes --format json | jq -c '.[] | {pattern, chain}'
             """)
 
     @OptionGroup var global: GlobalOptions
