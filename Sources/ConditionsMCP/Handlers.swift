@@ -98,7 +98,8 @@ package final class MCPHandlers: Sendable {
             title: "List URN routes",
             description: """
             List the URN patterns this server answers (e.g. pass:{name}), with the source and module behind \
-            each and example URNs. Call this first to discover what can be asked of `resolve`.
+            each (several, in the order tried, when a route falls back) and example URNs. Call this first \
+            to discover what can be asked of `resolve`.
             """,
             inputSchema: ["type": "object", "properties": [:], "additionalProperties": false],
             annotations: .init(title: "List URN routes", readOnlyHint: true, idempotentHint: true, openWorldHint: false)),
@@ -261,17 +262,10 @@ package final class MCPHandlers: Sendable {
         }
     }
 
-    func routeRows() -> [JSONValue] {
-        runtime.router.routes.map { route in
-            ["pattern": .string(route.pattern.text), "source": .string(route.handler.id), "module": .string(route.handler.module),
-             "examples": .array(route.examples.map(JSONValue.string))]
-        }
-    }
-
     func routes() -> CallTool.Result {
-        let rows = routeRows()
+        let rows = runtime.router.routes.map(\.json)
         let table = Table(headers: ["PATTERN", "SOURCE", "MODULE", "EXAMPLES"], rows: runtime.router.routes.map { route in
-            [route.pattern.text, route.handler.id, route.handler.module, route.examples.joined(separator: " ")]
+            [route.pattern.text, route.handler.sourcesText, route.handler.modulesText, route.examples.joined(separator: " ")]
         })
         return CallTool.Result(content: [.text(text: table.rendered(), annotations: nil, _meta: nil)],
                                structuredContent: .object(["routes": .array(rows.map(Value.init(json:)))]))
@@ -281,7 +275,7 @@ package final class MCPHandlers: Sendable {
         // Only ids, module names and schemes: options (where secrets live) never leave the process.
         let configuration = runtime.configuration
         let instances: [JSONValue] = runtime.instances.map { instance in
-            let schemes = configuration.routes.filter { $0.instance == instance.id }.map(\.scheme)
+            let schemes = configuration.schemes(of: instance.id)
             return ["id": .string(instance.id), "module": .string(instance.module), "schemes": .array(schemes.map(JSONValue.string))]
         }
         let modules: [JSONValue] = SourceCatalog.modules.map { ["module": .string($0.moduleName), "serves": .string($0.summary)] }
@@ -315,7 +309,7 @@ package final class MCPHandlers: Sendable {
             for example in route.examples where seen.insert(example).inserted {
                 resources.append(Resource(
                     name: example, uri: Self.uri(for: example), title: example,
-                    description: "Current result of \(example) (\(route.pattern.text), source \(route.handler.id))",
+                    description: "Current result of \(example) (\(route.pattern.text), source \(route.handler.sourcesText))",
                     mimeType: "text/plain"))
             }
         }

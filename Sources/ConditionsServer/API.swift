@@ -51,20 +51,17 @@ struct API: Sendable {
 
     /// What `conditions routes --format json` prints.
     func routes() -> JSONValue {
-        .array(server.runtime.router.routes.map { route in
-            ["pattern": .string(route.pattern.text), "source": .string(route.handler.id), "module": .string(route.handler.module),
-             "examples": .array(route.examples.map(JSONValue.string))]
-        })
+        .array(server.runtime.router.routes.map(\.json))
     }
 
     /// The instances and modules `conditions sources` lists: ids, modules and schemes only,
     /// never an option (which may hold a secret).
     func sources() -> JSONValue {
-        let routes = server.runtime.configuration.routes
+        let configuration = server.runtime.configuration
         return [
             "instances": .array(server.runtime.instances.map { instance in
                 ["id": .string(instance.id), "module": .string(instance.module), "ttl": .int(Int(instance.ttl)),
-                 "schemes": .array(routes.filter { $0.instance == instance.id }.map { .string($0.scheme) })]
+                 "schemes": .array(configuration.schemes(of: instance.id).map(JSONValue.string))]
             }),
             "modules": .array(SourceCatalog.modules.map { ["module": .string($0.moduleName), "serves": .string($0.summary)] }),
         ]

@@ -124,9 +124,11 @@ package final class ResultCoordinator: Sendable {
                                 http: HTTPClients.make(version: Version.current, logger: logger))
         resolver.cache = cachePolicy
         let record = await resolver.resolve([urn])[0]
-        let ttl = ttl(of: urn)
+        var ttl = ttl(of: urn)
         var maxAge = 0
         if case .success(_, let source, let fetchedAt, _, let staleAge) = record.outcome {
+            // A fallback's answer stays fresh for as long as its own instance says.
+            ttl = runtime.instance(source)?.ttl ?? ttl
             if staleAge == nil, ttl > 0 {
                 maxAge = max(0, Int((ttl - now.timeIntervalSince(fetchedAt)).rounded(.down)))
             }
@@ -166,10 +168,11 @@ package final class ResultCoordinator: Sendable {
         Int(date.timeIntervalSince1970.rounded(.down))
     }
 
-    /// The TTL of the instance answering `urn`; 0 when none does (the record says why).
+    /// The TTL of the instance answering `urn` first (a fallback's may differ); 0 when none
+    /// does (the record says why).
     package func ttl(of urn: String) -> Double {
         guard let parsed = try? URN(urn), let match = try? runtime.router.match(parsed) else { return 0 }
-        return match.handler.ttl
+        return match.handler.first.ttl
     }
 }
 

@@ -37,8 +37,8 @@ import Testing
         defer { workspace.remove() }
         let base = try workspace.runtime()
         let live = try workspace.runtime(profile: "live")
-        #expect(base.configuration.routes.first { $0.scheme == "moon" }?.instance == "fixtures")
-        #expect(live.configuration.routes.first { $0.scheme == "moon" }?.instance == "astronomy")
+        #expect(base.configuration.routes.first { $0.scheme == "moon" }?.instances == ["fixtures"])
+        #expect(live.configuration.routes.first { $0.scheme == "moon" }?.instances == ["astronomy"])
         #expect(live.configuration.profile == "live")
         #expect(try problems(#"{"location": {"latitude": 1, "longitude": 2}}"#, profile: "nope").first?.contains("nope") == true)
     }

@@ -16,6 +16,22 @@ package struct Configuration {
         let ttl: Double?
     }
 
+    /// One member of `routes`: a URN scheme and the instances that answer it, in the order
+    /// they are tried (`"pass": "wsdot"` or `"pass": ["wsdot-feed", "wsdot-page"]`).
+    package struct Route: Sendable {
+        /// The URN scheme.
+        package let scheme: String
+        /// The instance ids, at least one, none repeated; the first answers unless it fails upstream.
+        package let instances: [String]
+        /// Whether the config wrote an array, so problems name `routes.pass[1]` rather than `routes.pass`.
+        let listed: Bool
+
+        /// The JSON path of the `index`th instance, for problems.
+        func path(_ index: Int) -> String {
+            listed ? "routes.\(scheme)[\(index)]" : "routes.\(scheme)"
+        }
+    }
+
     /// The `cache` object.
     package struct CacheSettings {
         /// The cache folder; nil: `ResultCache.defaultDirectory`.
@@ -98,8 +114,8 @@ package struct Configuration {
     package var place: Place
     /// The `sources` entries in file order.
     package var instances: [Instance]
-    /// URN scheme → instance id, sorted by scheme.
-    package var routes: [(scheme: String, instance: String)]
+    /// The `routes` object, sorted by scheme.
+    package var routes: [Route]
     /// The `report` list: URNs resolved when none are given.
     package var report: [String]
     var http: HTTPLimits
@@ -182,23 +198,20 @@ package struct Configuration {
             problems.append("sources: missing; define at least one source instance")
         }
 
-        var routes: [(String, String)] = []
+        var routes: [Route] = []
         if let value = root["routes"] {
             if let object = value.objectValue {
+                let defined = instances.map(\.id)
                 for (scheme, target) in object {
                     guard Self.isScheme(scheme) else {
                         problems.append("routes.\(scheme): a scheme is lower-case letters, digits, '-' or '_', starting with a letter"); continue
                     }
-                    guard let id = target.stringValue else {
-                        problems.append("routes.\(scheme): expected a source instance id (string), found \(target.typeName)"); continue
+                    // An id the loop above refused (an unknown module, say) is still defined:
+                    // its own problem is reported, not a second one here.
+                    let isDefined = { (id: String) in defined.contains(id) || root["sources"]?[id] != nil }
+                    if let route = readRoute(scheme: scheme, target, isDefined: isDefined, defined: defined, problems: &problems) {
+                        routes.append(route)
                     }
-                    guard instances.contains(where: { $0.id == id }) || (root["sources"]?[id] != nil) else {
-                        let ids = instances.map(\.id)
-                        let close = Suggestions.closest(to: id, among: ids, limit: 1)
-                        problems.append("routes.\(scheme): no source instance \"\(id)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; defined: \(ids.joined(separator: ", "))")
-                        continue
-                    }
-                    routes.append((scheme, id))
                 }
             } else {
                 problems.append("routes: expected an object, found \(value.typeName)")
@@ -259,8 +272,48 @@ package struct Configuration {
 
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
         return Configuration(file: file.url, profile: requested, place: place, instances: instances,
-                             routes: routes.sorted { $0.0 < $1.0 }, report: report, http: defaults, cache: cache, serve: serve,
+                             routes: routes.sorted { $0.scheme < $1.scheme }, report: report, http: defaults, cache: cache, serve: serve,
                              dashboard: dashboard)
+    }
+
+    /// One member of `routes`: an instance id, or an array of them tried in order. Nil (with
+    /// the problems recorded) when any part is wrong.
+    static func readRoute(scheme: String, _ target: JSONValue, isDefined: (String) -> Bool, defined: [String],
+                          problems: inout [String]) -> Route? {
+        let elements: [JSONValue]
+        let listed: Bool
+        switch target {
+        case .string: (elements, listed) = ([target], false)
+        case .array(let array): (elements, listed) = (array, true)
+        default:
+            problems.append("routes.\(scheme): expected a source instance id (string) or an array of them tried in order, found \(target.typeName)")
+            return nil
+        }
+        if elements.isEmpty {
+            problems.append("routes.\(scheme): empty; name at least one source instance, e.g. \"fixtures\" or [\"wsdot-feed\", \"wsdot-page\"]")
+            return nil
+        }
+        let count = problems.count
+        var ids: [String] = []
+        var positions: [String: Int] = [:]
+        for (index, element) in elements.enumerated() {
+            let path = listed ? "routes.\(scheme)[\(index)]" : "routes.\(scheme)"
+            guard let id = element.stringValue else {
+                problems.append("\(path): expected a source instance id (string), found \(element.typeName)"); continue
+            }
+            if let earlier = positions[id] {
+                problems.append("\(path): \"\(id)\" is already in the chain at routes.\(scheme)[\(earlier)]; name each instance once"); continue
+            }
+            ids.append(id)
+            positions[id] = index
+            guard isDefined(id) else {
+                let close = Suggestions.closest(to: id, among: defined, limit: 1)
+                problems.append("\(path): no source instance \"\(id)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; defined: \(defined.joined(separator: ", "))")
+                continue
+            }
+        }
+        guard problems.count == count else { return nil }
+        return Route(scheme: scheme, instances: ids, listed: listed)
     }
 
     /// A top-level settings object (`cache`, `serve`, `dashboard`) as options to read, nil when

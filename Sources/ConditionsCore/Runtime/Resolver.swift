@@ -115,8 +115,8 @@ package struct Resolver: Sendable {
     func resolve(_ text: String) async -> ResultRecord {
         do {
             let urn = try URN(text)
-            let (location, instance) = try runtime.router.match(urn)
-            return try await resolve(text, location: location, instance: instance)
+            let (_, chain) = try runtime.router.match(urn)
+            return try await resolve(text, urn: urn, chain: chain)
         } catch {
             return failure(text, error)
         }
@@ -128,27 +128,78 @@ package struct Resolver: Sendable {
         CacheKey.digest("\(instance.fingerprint)|\(text)" + (pinned ? "|\(Timestamp.string(from: now))" : ""))
     }
 
-    private func resolve(_ text: String, location: Location, instance: SourceInstance) async throws -> ResultRecord {
+    /// What one link of a chain did with a URN: answered, or why the next one is asked.
+    private enum Attempt {
+        case answered(ResultRecord)
+        /// Failed upstream (or, `--offline`, has no entry); `entry` is its cached result, if any.
+        case failed(any Error, entry: ResultCache.Entry?)
+    }
+
+    /// Asks the chain's instances in order. An instance answers from a fresh cache entry or a
+    /// fetch; one failing upstream passes the URN on to the next. When all fail upstream, the
+    /// earliest instance's cached entry answers, stale; with none, the error names each
+    /// instance's failure. Any other error (`notFound`, `invalidArguments`) is the answer.
+    private func resolve(_ text: String, urn: URN, chain: RouteChain) async throws -> ResultRecord {
+        var failures: [(instance: SourceInstance, error: any Error)] = []
+        var stale: (instance: SourceInstance, entry: ResultCache.Entry)?
+        for (index, link) in chain.links.enumerated() {
+            // Every link's pattern has the shape the router matched, so this only fails on a bug.
+            guard let location = link.location(of: urn) else {
+                throw ConditionsError(.internal, "\(text): route \(link.pattern) of \(link.instance.id) does not match")
+            }
+            switch try await attempt(text, location: location, instance: link.instance) {
+            case .answered(let record):
+                return record
+            case .failed(let error, let entry):
+                failures.append((link.instance, error))
+                if stale == nil, let entry { stale = (link.instance, entry) }
+                if index + 1 < chain.links.count, !Self.isCacheMiss(error) {
+                    let next = chain.links[index + 1].instance.id
+                    link.instance.logger.warning("\(text): \(link.instance.id) failed (\(ConditionsError.report(error).message)); trying \(next)")
+                }
+            }
+        }
+        // The last good answer beats no answer when every upstream fails. (Only a failed
+        // fetch leaves an entry behind: one found offline has answered already.)
+        if let (instance, entry) = stale {
+            let reasons = failures.filter { !Self.isCacheMiss($0.error) }
+                .map { "\($0.instance.id): \(ConditionsError.report($0.error).message)" }.joined(separator: "; ")
+            instance.logger.warning("\(text): \(reasons); using the cached result of \(instance.id) from \(Timestamp.string(from: entry.fetchedAt))")
+            return cached(text, entry, stale: true)
+        }
+        if failures.allSatisfy({ Self.isCacheMiss($0.error) }) {
+            let names = failures.map(\.instance.id)
+            let of = names.count > 1 ? " of " + names.dropLast().joined(separator: ", ") + " or " + (names.last ?? "") : ""
+            throw ConditionsError(.notFound, "\(text) is not in the cache\(of) (--offline answers from the cache only)")
+        }
+        if failures.count == 1 { throw failures[0].error }
+        throw ChainFailure(failures: failures.map { ($0.instance.id, $0.error) })
+    }
+
+    private func cached(_ text: String, _ entry: ResultCache.Entry, stale: Bool) -> ResultRecord {
+        ResultRecord(urn: text, outcome: .success(route: entry.route, source: entry.source, fetchedAt: entry.fetchedAt,
+                                                  data: entry.data, staleAge: stale ? max(0, now.timeIntervalSince(entry.fetchedAt)) : nil),
+                     kind: entry.kind)
+    }
+
+    /// One instance's try: its fresh cache entry, or a fetch (cached when it succeeds).
+    /// Throws what must not pass on to the next instance.
+    private func attempt(_ text: String, location: Location, instance: SourceInstance) async throws -> Attempt {
         // A local source (TTL 0) is never cached, under --offline too: it needs no network,
         // so it answers as usual (its HTTP client below refuses, should it try).
         let store = instance.ttl > 0 ? cache.store : nil
         let key = store == nil ? "" : cacheKey(text, instance: instance)
         let entry = store?.load(key: key, logger: instance.logger)
-        func cached(_ entry: ResultCache.Entry, stale: Bool) -> ResultRecord {
-            ResultRecord(urn: text, outcome: .success(route: entry.route, source: entry.source, fetchedAt: entry.fetchedAt,
-                                                      data: entry.data, staleAge: stale ? max(0, now.timeIntervalSince(entry.fetchedAt)) : nil),
-                         kind: entry.kind)
-        }
         if let entry {
             let age = now.timeIntervalSince(entry.fetchedAt)
             // A pinned clock may lie before the entry; such an entry is still the answer for that instant.
             if !cache.refresh, age < instance.ttl || (pinned && age < 0) {
                 instance.logger.debug("cache hit for \(text) (age \(Int(age)) s)")
-                return cached(entry, stale: false)
+                return .answered(cached(text, entry, stale: false))
             }
-            if cache.offline { return cached(entry, stale: age >= instance.ttl) }
+            if cache.offline { return .answered(cached(text, entry, stale: age >= instance.ttl)) }
         } else if cache.offline, store != nil {
-            throw ConditionsError(.notFound, "\(text) is not in the cache (--offline answers from the cache only)")
+            return .failed(CacheMiss(), entry: nil)
         }
 
         let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
@@ -163,19 +214,24 @@ package struct Resolver: Sendable {
                 store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data, kind: result.kind),
                             logger: instance.logger)
             }
-            return ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
-                                                              fetchedAt: fetchedAt, data: result.data, staleAge: nil),
-                                kind: result.kind)
+            return .answered(ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
+                                                                       fetchedAt: fetchedAt, data: result.data, staleAge: nil),
+                                          kind: result.kind))
         } catch {
-            // The last good answer beats no answer when the upstream fails; a request the
-            // source rejects (bad arguments, unknown name) gets its error, not stale data.
-            if let entry, Self.isUpstreamFailure(error) {
-                instance.logger.warning("\(text): \(ConditionsError.report(error).message); using the cached result from \(Timestamp.string(from: entry.fetchedAt))")
-                return cached(entry, stale: true)
-            }
-            throw error
+            // A request the source rejects (bad arguments, unknown name) gets its error, not
+            // stale data nor another instance's answer.
+            guard Self.isUpstreamFailure(error) else { throw error }
+            return .failed(error, entry: entry)
         }
     }
+
+    /// `--offline` and an instance with no cache entry: the next instance may have one.
+    private struct CacheMiss: ReportableError {
+        var kind: String { ConditionsError.Kind.notFound.rawValue }
+        var message: String { "not in the cache (--offline answers from the cache only)" }
+    }
+
+    private static func isCacheMiss(_ error: any Error) -> Bool { error is CacheMiss }
 
     static func isUpstreamFailure(_ error: any Error) -> Bool {
         switch error {

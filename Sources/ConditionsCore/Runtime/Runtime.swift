@@ -3,12 +3,12 @@ import Foundation
 import Logging
 
 /// The loaded configuration made live: source instances created and every routed scheme's
-/// patterns registered in one Compass router.
+/// patterns registered in one Compass router, each pattern answered by a chain of instances.
 package struct Runtime: Sendable {
     /// What the commands need of the configuration after loading.
     package let configuration: ConfigurationSummary
-    /// Every routed pattern, matched by URN.
-    package let router: Router<SourceInstance>
+    /// Every routed pattern, matched by URN, with the instances answering it in order.
+    package let router: Router<RouteChain>
     /// The created (routed, or all for `check`) source instances.
     package let instances: [SourceInstance]
     /// Values that must never be printed: secrets substituted from the environment and the
@@ -24,7 +24,7 @@ package struct Runtime: Sendable {
         /// The configured location.
         package let place: Place
         /// The `routes` object, scheme by scheme.
-        package let routes: [Route]
+        package let routes: [Configuration.Route]
         /// The `report` list.
         package let report: [String]
         /// The `cache` settings.
@@ -34,12 +34,9 @@ package struct Runtime: Sendable {
         /// The `dashboard` settings.
         package var dashboard = Configuration.DashboardSettings()
 
-        /// A scheme and the instance it routes to.
-        package struct Route: Sendable {
-            /// The URN scheme.
-            package let scheme: String
-            /// The instance id.
-            package let instance: String
+        /// The schemes routed to instance `id`, each once, in scheme order.
+        package func schemes(of id: String) -> [String] {
+            routes.filter { $0.instances.contains(id) }.map(\.scheme)
         }
     }
 
@@ -50,7 +47,7 @@ package struct Runtime: Sendable {
     package init(_ configuration: Configuration, environment: [String: String], logger: Logger, validatingUnrouted: Bool = false) throws(ConfigurationError) {
         var problems: [String] = []
         var secrets: Set<String> = []
-        let routed = Set(configuration.routes.map(\.instance))
+        let routed = Set(configuration.routes.flatMap(\.instances))
         let interpolation = Interpolation(environment: environment)
         var instances: [SourceInstance] = []
 
@@ -95,29 +92,8 @@ package struct Runtime: Sendable {
             }
         }
 
-        var router = Router<SourceInstance>()
-        for route in configuration.routes {
-            guard let instance = instances.first(where: { $0.id == route.instance }) else { continue }
-            let patterns = instance.source.routes.compactMap { pattern -> RoutePattern? in
-                if pattern.scheme == nil { return pattern.bound(toScheme: route.scheme) }
-                return pattern.scheme?.lowercased() == route.scheme ? pattern : nil
-            }
-            if patterns.isEmpty {
-                let served = instance.source.routes.map(\.text).joined(separator: ", ")
-                problems.append("routes.\(route.scheme): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
-            }
-            for pattern in patterns {
-                // An example belongs to the most specific pattern it matches (pass:all to
-                // pass:all, not also to pass:{name}).
-                let examples = instance.source.examples.filter { example in
-                    guard let urn = try? URN(example), pattern.match(urn) != nil else { return false }
-                    return !patterns.contains { $0.literalCount > pattern.literalCount && $0.match(urn) != nil }
-                }
-                do { try router.register(pattern, instance, examples: examples) } catch {
-                    problems.append("routes.\(route.scheme): \(error.message)")
-                }
-            }
-        }
+        let (router, routeProblems) = RouteChain.router(for: configuration.routes, instances: instances)
+        problems += routeProblems
 
         guard problems.isEmpty else {
             // An option's error may quote its value, which may hold a substituted secret; the
@@ -130,8 +106,23 @@ package struct Runtime: Sendable {
         self.secrets = secrets
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
-            routes: configuration.routes.map { .init(scheme: $0.scheme, instance: $0.instance) },
+            routes: configuration.routes,
             report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard)
+    }
+
+    /// A runtime over instances made elsewhere (tests' own sources), routed by `routes`.
+    init(instances: [SourceInstance], routes: [Configuration.Route], configuration: ConfigurationSummary) throws(ConfigurationError) {
+        let (router, problems) = RouteChain.router(for: routes, instances: instances)
+        guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
+        self.router = router
+        self.instances = instances
+        self.secrets = []
+        self.configuration = configuration
+    }
+
+    /// The instance called `id`, if created.
+    package func instance(_ id: String) -> SourceInstance? {
+        instances.first { $0.id == id }
     }
 
     /// Every secret in `configuration` without creating any instance, for commands that only

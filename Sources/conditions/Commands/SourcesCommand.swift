@@ -18,7 +18,11 @@ struct SourcesCommand: ParsableCommand {
         LogSetup.secrets.withLock { $0.formUnion(secrets) }
         var out = "Instances (\(configuration.file.path)\(configuration.profile.map { ", profile \($0)" } ?? "")):\n"
         let instanceRows = configuration.instances.map { instance -> [String] in
-            let schemes = configuration.routes.filter { $0.instance == instance.id }.map(\.scheme)
+            // A scheme this instance backs up another for says where it stands in the chain.
+            let schemes = configuration.routes.compactMap { route -> String? in
+                guard let position = route.instances.firstIndex(of: instance.id) else { return nil }
+                return position == 0 ? route.scheme : "\(route.scheme) (fallback \(position))"
+            }
             return [instance.id, instance.module, schemes.isEmpty ? "(not routed)" : schemes.joined(separator: ", ")]
         }
         out += Table(headers: ["ID", "MODULE", "ROUTED SCHEMES"], rows: instanceRows).rendered(indent: 2)

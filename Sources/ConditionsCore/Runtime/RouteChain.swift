@@ -1,0 +1,122 @@
+import ConditionsKit
+
+/// What the router holds for one pattern: the instances serving it, in the order they are
+/// tried. The first answers; the next is asked only when the one before it fails upstream
+/// (`Resolver.isUpstreamFailure`). A route to a single instance is a chain of one.
+package struct RouteChain: Sendable {
+    /// One instance of the chain and its own pattern, which names the arguments it reads
+    /// (two instances may write the same pattern with different placeholder names).
+    package struct Link: Sendable {
+        /// The instance.
+        package let instance: SourceInstance
+        /// The instance's pattern, bound to the routed scheme.
+        package let pattern: RoutePattern
+
+        /// Where `urn` leads in this instance's terms, when its pattern matches.
+        func location(of urn: URN) -> Location? {
+            pattern.match(urn).map { Location(urn: urn, pattern: pattern, arguments: $0) }
+        }
+    }
+
+    /// The links in order; never empty.
+    package let links: [Link]
+
+    /// The instance tried first.
+    package var first: SourceInstance { links[0].instance }
+
+    /// The instance ids in order, joined by arrows: `wsdot-feed → wsdot-page`.
+    package var sourcesText: String { links.map(\.instance.id).joined(separator: " → ") }
+
+    /// The modules in order, joined by arrows.
+    package var modulesText: String { links.map(\.instance.module).joined(separator: " → ") }
+
+    /// The chain as the JSON forms of `routes` list it: `[{"source": …, "module": …}, …]`.
+    package var json: JSONValue {
+        .array(links.map { ["source": .string($0.instance.id), "module": .string($0.instance.module)] })
+    }
+}
+
+extension RouteChain {
+    /// The router for `routes`. For each scheme the patterns are the union of those its
+    /// instances serve (bound to the scheme); each pattern's chain is the instances, in the
+    /// route's order, with a pattern answering every URN it matches (its own pattern or a more
+    /// general one: Fixtures' `pass:{name}` answers `pass:all`), each through its most specific
+    /// such pattern. Problems (an instance serving nothing of the scheme, ambiguous patterns)
+    /// are collected, named by their JSON path.
+    static func router(for routes: [Configuration.Route], instances: [SourceInstance]) -> (router: Router<RouteChain>, problems: [String]) {
+        var router = Router<RouteChain>()
+        var problems: [String] = []
+        for route in routes {
+            var members: [(instance: SourceInstance, patterns: [RoutePattern])] = []
+            var union: [RoutePattern] = []
+            for (index, id) in route.instances.enumerated() {
+                guard let instance = instances.first(where: { $0.id == id }) else { continue }
+                let patterns = instance.source.routes.compactMap { pattern -> RoutePattern? in
+                    if pattern.scheme == nil { return pattern.bound(toScheme: route.scheme) }
+                    return pattern.scheme?.lowercased() == route.scheme ? pattern : nil
+                }
+                if patterns.isEmpty {
+                    let served = instance.source.routes.map(\.text).joined(separator: ", ")
+                    problems.append("\(route.path(index)): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
+                    continue
+                }
+                // An instance's own patterns must not overlap, whatever else is in the chain.
+                var own = Router<Int>()
+                let count = problems.count
+                for pattern in patterns {
+                    do { try own.register(pattern, index) } catch { problems.append("\(route.path(index)): \(error.message)") }
+                }
+                guard problems.count == count else { continue }
+                members.append((instance, patterns))
+                for pattern in patterns where !union.contains(where: { Self.sameShape($0, pattern) }) { union.append(pattern) }
+            }
+            for pattern in union {
+                let links = members.compactMap { member -> Link? in
+                    member.patterns.filter { Self.covers($0, pattern) }.max { $0.literalCount < $1.literalCount }
+                        .map { Link(instance: member.instance, pattern: $0) }
+                }
+                // An example belongs to the most specific pattern it matches (pass:all to
+                // pass:all, not also to pass:{name}).
+                var examples: [String] = []
+                for link in links {
+                    for example in link.instance.source.examples where !examples.contains(example) {
+                        guard let urn = try? URN(example), pattern.match(urn) != nil,
+                              !union.contains(where: { $0.literalCount > pattern.literalCount && $0.match(urn) != nil }) else { continue }
+                        examples.append(example)
+                    }
+                }
+                do { try router.register(pattern, RouteChain(links: links), examples: examples) } catch {
+                    problems.append("routes.\(route.scheme): \(error.message)")
+                }
+            }
+        }
+        return (router, problems)
+    }
+
+    /// Whether `general` matches every URN `specific` matches: as many segments, and each
+    /// of its literals equal (any case) to `specific`'s literal there.
+    static func covers(_ general: RoutePattern, _ specific: RoutePattern) -> Bool {
+        guard general.segments.count == specific.segments.count else { return false }
+        return zip(general.segments, specific.segments).allSatisfy { pair in
+            switch pair {
+            case (.placeholder, _): true
+            case (.literal(let a), .literal(let b)): a.lowercased() == b.lowercased()
+            case (.literal, .placeholder): false
+            }
+        }
+    }
+
+    /// Whether two patterns match the same URNs: each covers the other (placeholder names aside).
+    static func sameShape(_ a: RoutePattern, _ b: RoutePattern) -> Bool {
+        covers(a, b) && covers(b, a)
+    }
+}
+
+extension Router.Route where Handler == RouteChain {
+    /// The route as `conditions routes --format json`, `/v1/routes` and MCP's `routes` list
+    /// it: `source` and `module` name the first instance, `chain` every one in order.
+    package var json: JSONValue {
+        ["pattern": .string(pattern.text), "source": .string(handler.first.id), "module": .string(handler.first.module),
+         "chain": handler.json, "examples": .array(examples.map(JSONValue.string))]
+    }
+}
