@@ -64,6 +64,38 @@ import Testing
         #expect(!(failed.stdout + failed.stderr).contains(Self.accessCode))
     }
 
+    /// The shipped chain, `["wsdot-feed", "wsdot-page"]`: the feed answers every pass in one
+    /// request; when WSDOT changes it (a page where the feed was), the pages answer.
+    @Test func theFeedAnswersFirstAndThePagesWhenWSDOTChangesTheFeed() async throws {
+        let feed = LoopbackServer()
+        feed.route("/mobile/MountainPassConditions.json", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/derived/mobile-feed-2025-11-03.json")))
+        try feed.start()
+        let pages = LoopbackServer()
+        try Upstream.servePassPages(on: pages)
+        try pages.start()
+        defer { feed.stop(); pages.stop() }
+        let dir = try Upstream.config(
+            sources: #""wsdot-feed": {"module": "WSDOT", "options": {"mode": "feed", "baseURL": "\#(feed.url("/mobile").absoluteString)"}}, "#
+                + #""wsdot-page": {"module": "WSDOT", "options": {"baseURL": "\#(pages.url("/passes").absoluteString)"}}"#,
+            routes: #""pass": ["wsdot-feed", "wsdot-page"]"#)
+        defer { try? FileManager.default.removeItem(at: dir) }
+
+        let live = try await CLI.run(["--no-cache", "--format", "json", "pass:all", "pass:snoqualmie", "pass:stevens"], in: dir)
+        #expect(live.status == 0, "\(live.stderr)")
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(live.stdout.utf8)) as? [[String: Any]])
+        #expect(records.map { $0["source"] as? String } == ["wsdot-feed", "wsdot-feed", "wsdot-feed"])
+        #expect(((records[0]["data"] as? [String: Any])?["passes"] as? [Any])?.count == 16)
+        #expect(feed.stats.totalRequests == 1, "one feed request for the whole run")
+        #expect(pages.stats.totalRequests == 0)
+
+        feed.route("/mobile/MountainPassConditions.json", .text("<!DOCTYPE html><html><body>We moved the app data</body></html>", contentType: "text/html"))
+        let changed = try await CLI.run(["--no-cache", "--format", "json", "pass:snoqualmie"], in: dir)
+        #expect(changed.status == 0, "\(changed.stderr)")
+        let record = try #require((try JSONSerialization.jsonObject(with: Data(changed.stdout.utf8)) as? [[String: Any]])?.first)
+        #expect(record["source"] as? String == "wsdot-page")
+        #expect(changed.stderr.contains("wsdot-feed failed (\(feed.url("/mobile/MountainPassConditions.json").absoluteString): not WSDOT's pass feed: the body is HTML"), "\(changed.stderr)")
+    }
+
     /// `conditions mcp`: `resolve` answers from the page, `routes` lists the chain.
     @Test func theMCPServerFallsBackAndListsTheChain() async throws {
         let (api, pages, dir) = try Self.setUp()

@@ -5,8 +5,8 @@ import LoopbackServer
 import Testing
 @testable import ConditionsCore
 
-/// Issue 13 through the binary: the shipped config on a machine with neither a browser nor an
-/// access code, stale reports in text output, and watch ignoring a report's age.
+/// Issues 13 and 24 through the binary: the shipped config on a machine that reaches neither
+/// WSDOT's feed nor a browser, stale reports in text output, and watch ignoring a report's age.
 @Suite struct WSDOTRealSiteTests {
     let shipped = CLI.packageRoot.appendingPathComponent("sources.json").path
     /// A PATH with python3 (the shipped config's ferries example runs it) and no Chromium,
@@ -22,24 +22,36 @@ import Testing
         noBrowser = ["PATH": bin.path]
     }
 
-    @Test func firstRunWithNeitherBrowserNorCodeFailsPassesInOneLineAndStillAnswersTheMoon() async throws {
-        let run = try await CLI.run(["--config", shipped, "--no-cache", "--format", "ndjson", "pass:snoqualmie", "pass:all", "moon:now"], environment: noBrowser)
+    /// The shipped chain with the feed unreachable and no browser: libcurl honours
+    /// `https_proxy`, so a proxy on a closed loopback port fails the feed at once, and no test
+    /// ever reaches WSDOT.
+    @Test func withNeitherFeedNorBrowserPassesFailInOneLineNamingBothAndTheMoonStillAnswers() async throws {
+        var environment = noBrowser
+        environment["https_proxy"] = "http://127.0.0.1:9"
+        environment["HTTPS_PROXY"] = "http://127.0.0.1:9"
+        let run = try await CLI.run(["--config", shipped, "--no-cache", "--format", "ndjson", "pass:snoqualmie", "pass:all", "moon:now"], environment: environment)
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map(Upstream.json)
         try #require(objects.count == 3, "\(run.stderr)")
         for index in 0..<2 {
             let error = try #require(objects[index]["error"] as? [String: Any])
             let message = try #require(error["message"] as? String)
+            #expect(message.hasPrefix("wsdot-feed: "), "\(message)")
+            #expect(message.contains("data.wsdot.wa.gov"), "\(message)")
+            #expect(message.contains("; wsdot-page: "), "\(message)")
             #expect(message.contains("no Chromium found"))
             #expect(message.contains("chromium-headless-shell"))
             #expect(message.contains("access code"))
             #expect(!message.contains("\n"))
         }
         #expect((objects[2]["data"] as? [String: Any])?["phase"] != nil)
-        // Text output: one stderr line per failed URN.
-        let text = try await CLI.run(["--config", shipped, "--no-cache", "pass:stevens", "moon:now"], environment: noBrowser)
-        #expect(text.stderr.split(separator: "\n").filter { $0.contains("pass:stevens") }.count == 1)
+        // Text output: one stderr line per failed URN, after one warning per fallback.
+        let text = try await CLI.run(["--config", shipped, "--no-cache", "pass:stevens", "moon:now"], environment: environment)
+        let lines = text.stderr.split(separator: "\n").filter { $0.contains("pass:stevens") }
+        #expect(lines.filter { $0.contains("trying wsdot-page") }.count == 1, "\(text.stderr)")
+        #expect(lines.filter { !$0.contains("trying wsdot-page") }.count == 1, "\(text.stderr)")
         #expect(text.stderr.contains("apt-get install chromium-headless-shell"))
+        #expect(text.stdout.hasPrefix("moon:now"), "\(text.stdout)")
         try? FileManager.default.removeItem(at: folder)
     }
 

@@ -11,8 +11,20 @@ struct PassesFailed: ReportableError {
         return kinds.count == 1 ? kinds.first ?? "upstream" : ConditionsError.Kind.upstream.rawValue
     }
 
+    /// Passes that failed for the same reason share it (`blewett, cayuse (no Chromium found …)`),
+    /// so sixteen passes without a browser make one reason, not sixteen copies of it.
     var message: String {
-        let reasons = failures.map { "\($0.slug) (\(ConditionsError.report($0.error).message))" }
-        return "\(failures.count) of \(total) passes failed: \(reasons.joined(separator: "; "))"
+        var reasons: [(message: String, slugs: [String])] = []
+        for failure in failures {
+            let message = ConditionsError.report(failure.error).message
+            if let index = reasons.firstIndex(where: { $0.message == message }) {
+                reasons[index].slugs.append(failure.slug)
+            } else {
+                reasons.append((message, [failure.slug]))
+            }
+        }
+        let shown = reasons.map { "\($0.slugs.joined(separator: ", ")) (\($0.message))" }
+        let count = failures.count == total ? "all \(total)" : "\(failures.count) of \(total)"
+        return "\(count) passes failed: \(shown.joined(separator: "; "))"
     }
 }

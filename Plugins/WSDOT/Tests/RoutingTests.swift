@@ -53,7 +53,7 @@ struct RoutingTests {
         let error = await resolveError("pass:all", with: try source(passes: ["white", "stevens"]), http: http)
         let reportable = try #require(error as? any ReportableError)
         #expect(reportable.kind == "timeout")
-        #expect(reportable.message == "2 of 2 passes failed: white (timed out after 30 s: http://www.wsdot.com/traffic/passes/white); stevens (timed out after 30 s: http://www.wsdot.com/traffic/passes/stevens)")
+        #expect(reportable.message == "all 2 passes failed: white (timed out after 30 s: http://www.wsdot.com/traffic/passes/white); stevens (timed out after 30 s: http://www.wsdot.com/traffic/passes/stevens)")
     }
 
     @Test("an unknown name is notFound with the closest configured passes as URNs")
@@ -83,5 +83,13 @@ struct RoutingTests {
         #expect(byCase["id"] == "snoqualmie")
         let byID = try await resolve("pass:1", with: try makeSource(.json(#"{"baseURL": "\#(classicBase)"}"#)), http: http)
         #expect(byID["id"] == "blewett")
+    }
+
+    @Test("passes that failed for the same reason share it in the one line")
+    func sameReasonsAreGrouped() {
+        let missing = ConditionsError(.configuration, "no Chromium found")
+        let failed = PassesFailed(total: 3, failures: [("blewett", missing), ("cayuse", missing), ("white", HTTPError.status(404, url: "http://x/white"))])
+        #expect(failed.message == "all 3 passes failed: blewett, cayuse (no Chromium found); white (HTTP 404 Not Found from http://x/white)")
+        #expect(failed.kind == "upstream")
     }
 }

@@ -138,7 +138,8 @@ package struct Resolver: Sendable {
     /// Asks the chain's instances in order. An instance answers from a fresh cache entry or a
     /// fetch; one failing upstream passes the URN on to the next. When all fail upstream, the
     /// earliest instance's cached entry answers, stale; with none, the error names each
-    /// instance's failure. Any other error (`notFound`, `invalidArguments`) is the answer.
+    /// instance's failure. Any other error (`notFound`, `invalidArguments`, configuration) is
+    /// the answer: as it is from the first instance, with the earlier failures from a later one.
     private func resolve(_ text: String, urn: URN, chain: RouteChain) async throws -> ResultRecord {
         var failures: [(instance: SourceInstance, error: any Error)] = []
         var stale: (instance: SourceInstance, entry: ResultCache.Entry)?
@@ -147,7 +148,18 @@ package struct Resolver: Sendable {
             guard let location = link.location(of: urn) else {
                 throw ConditionsError(.internal, "\(text): route \(link.pattern) of \(link.instance.id) does not match")
             }
-            switch try await attempt(text, location: location, instance: link.instance) {
+            let outcome: Attempt
+            do {
+                outcome = try await attempt(text, location: location, instance: link.instance)
+            } catch {
+                // A verdict (notFound, invalidArguments, a configuration error) ends the chain;
+                // after an earlier instance failed upstream it is said with that failure, so
+                // "the feed is down and no browser is installed" reads as both.
+                guard !failures.isEmpty else { throw error }
+                failures.append((link.instance, error))
+                break
+            }
+            switch outcome {
             case .answered(let record):
                 return record
             case .failed(let error, let entry):
@@ -173,6 +185,12 @@ package struct Resolver: Sendable {
             throw ConditionsError(.notFound, "\(text) is not in the cache\(of) (--offline answers from the cache only)")
         }
         if failures.count == 1 { throw failures[0].error }
+        // A verdict keeps its suggestions ("did you mean pass:stevens?"), which the record
+        // shows after the message, so they are not in the message too.
+        if let last = failures.last, let verdict = last.error as? ConditionsError, !verdict.suggestions.isEmpty {
+            let earlier = ChainFailure(failures: failures.dropLast().map { ($0.instance.id, $0.error) })
+            throw ConditionsError(verdict.kind, "\(earlier.message); \(last.instance.id): \(verdict.message)", suggestions: verdict.suggestions)
+        }
         throw ChainFailure(failures: failures.map { ($0.instance.id, $0.error) })
     }
 
