@@ -86,7 +86,7 @@ struct SnowfallChartTests {
             #expect(body.contains(#"<desc id="\#(id)-desc">New snow per day at Snoqualmie Pass I-90 from May 2 to May 31 2024: 1 in altogether, the most 0.4 in on May 10.</desc>"#))
             #expect(body.components(separatedBy: #"<rect class="chart__bar""#).count - 1 == 30)
             #expect(body.contains(#"<title>May 27: 0.1 in</title>"#))
-            #expect(body.contains(#"<figcaption class="chart__caption"><span class="chart__title">New snow per day</span> <span class="chart__range">May 2 – May 31</span> <span class="chart__scale">top 0.4 in</span></figcaption>"#))
+            #expect(body.contains(#"<figcaption class="chart__caption"><bdi class="chart__title">New snow per day</bdi> <span class="chart__range"><bdi>May 2</bdi> – <bdi>May 31</bdi></span> <span class="chart__scale">top <bdi>0.4 in</bdi></span></figcaption>"#))
             #expect(body.contains("<dt dir=\"auto\"><bdi>Season total</bdi></dt><dd dir=\"auto\"><bdi>389.9 in</bdi></dd>"))
             // A pass without a record fails alone, naming those with one.
             #expect(body.contains("WSDOT keeps no snowfall record for Chinook Pass SR 410; only blewett, sherman, stevens, snoqualmie, white have one"))
