@@ -129,6 +129,7 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/card.mustache"),
                 .embedInCode("Dashboard/Resources/templates/part.mustache"),
                 .embedInCode("Dashboard/Resources/templates/moon.mustache"),
+                .embedInCode("Dashboard/Resources/templates/chart.mustache"),
                 .embedInCode("Dashboard/Resources/templates/map.mustache"),
                 .embedInCode("Dashboard/Resources/templates/error.mustache"),
                 .embedInCode("Dashboard/Resources/assets/dashboard.css"),

@@ -31,9 +31,11 @@ enum FuzzSupport {
                                    configDirectory: URL(fileURLWithPath: "/tmp"), place: place, logger: logger)
     }
 
-    /// Resolves each URN against `source` with `http`, synchronously; errors are expected
-    /// (that is the point), only crashes, hangs and sanitizer reports count.
-    static func resolve(_ urns: [String], with source: any ConditionsSource, http: any HTTPClient) {
+    /// Resolves each URN against `source` with `http`, synchronously, handing each result's
+    /// data to `then` (a presentation, say); errors are expected (that is the point), only
+    /// crashes, hangs and sanitizer reports count.
+    static func resolve(_ urns: [String], with source: any ConditionsSource, http: any HTTPClient,
+                        then: @escaping @Sendable (JSONValue) -> Void = { _ in }) {
         var router = Router<Int>()
         for pattern in source.routes { try? router.register(pattern, 0) }
         let context = SourceContext(now: now, place: place, logger: logger, http: http)
@@ -43,6 +45,7 @@ enum FuzzSupport {
                 guard let parsed = try? URN(urn), let (location, _) = try? router.match(parsed) else { preconditionFailure("bad URN \(urn)") }
                 if let result = try? await source.resolve(location, context: context) {
                     _ = result.data.serialized()
+                    then(result.data)
                 }
             }
             done.signal()

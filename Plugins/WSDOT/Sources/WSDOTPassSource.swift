@@ -17,17 +17,17 @@ public struct WSDOTPassSource: ConditionsSource {
     public static let defaultTTL: Double = 300
     /// The API access code.
     public static let secretOptions: Set<String> = ["accessCode"]
-    /// `pass` results: one pass (`PassReport`) or `{"passes": [...]}`.
-    public static let presentations: [any ResultPresentation] = [PassPresentation()]
+    /// `pass` results: one pass (`PassReport`) or `{"passes": [...]}`; `snowfall` results (`SnowfallReport`).
+    public static let presentations: [any ResultPresentation] = [PassPresentation(), SnowfallPresentation()]
 
-    /// `pass:{name}` and `pass:all`.
-    public let routes: [RoutePattern] = ["pass:{name}", "pass:all"]
+    /// `pass:{name}` and `pass:all`; `snowfall:{pass}` and `snowfall:{pass}:{season}`.
+    public let routes: [RoutePattern] = ["pass:{name}", "pass:all"] + SnowfallService.routes
 
     /// Two passes and `pass:all`: Snoqualmie and Stevens when every pass is served, else the
-    /// first two configured.
+    /// first two configured; then Snoqualmie's snowfall, this season and a past one.
     public var examples: [String] {
         let shown = settings.passes == PassCatalog.all ? ["snoqualmie", "stevens"] : settings.passes.prefix(2).map(\.slug)
-        return shown.map { "pass:\($0)" } + ["pass:all"]
+        return shown.map { "pass:\($0)" } + ["pass:all", "snowfall:snoqualmie", "snowfall:snoqualmie:2023"]
     }
 
     private let settings: WSDOTSettings
@@ -41,8 +41,13 @@ public struct WSDOTPassSource: ConditionsSource {
         try options.finish()
     }
 
-    /// Answers `pass:all` with `{"passes": [...]}` in configured order, or `pass:{name}` with one pass.
+    /// Answers `pass:all` with `{"passes": [...]}` in configured order, or `pass:{name}` with one
+    /// pass; `snowfall:` URNs with a season's snowfall.
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
+        if location.pattern.scheme == SnowfallService.scheme {
+            return try await SnowfallService(baseURL: settings.snowfallURL, pageURL: { [settings] in settings.pageURL(for: $0) })
+                .resolve(location, context: context)
+        }
         let name: String? = location.pattern.placeholders.isEmpty ? nil : try location.argument("name")
         switch settings.mode {
         case .api, .feed:

@@ -44,6 +44,8 @@ struct WSDOTSettings: Sendable {
     var fields: PageFields
     /// The zone pages' "last update" text is in.
     var timeZone: TimeZone
+    /// WSDOT's SnowFallData service (`snowfall:` URNs, every mode).
+    var snowfallURL: URL
 
     init(options: inout SourceOptions) throws(ConditionsError) {
         let path = options.path
@@ -135,6 +137,12 @@ struct WSDOTSettings: Sendable {
             timeZone = zone
         } else {
             timeZone = TimeZone(identifier: "America/Los_Angeles") ?? .gmt
+        }
+
+        if let text = try options.string("snowfallURL") {
+            snowfallURL = try Self.httpURL(text, at: "\(path).snowfallURL")
+        } else {
+            snowfallURL = SnowfallService.defaultURL
         }
     }
 

@@ -13,15 +13,15 @@ struct OptionsTests {
     @Test("defaults: every pass served; examples are the two busiest passes")
     func defaults() throws {
         let source = try makeSource()
-        #expect(source.examples == ["pass:snoqualmie", "pass:stevens", "pass:all"])
-        #expect(source.routes.map(\.text) == ["pass:{name}", "pass:all"])
+        #expect(source.examples == ["pass:snoqualmie", "pass:stevens", "pass:all", "snowfall:snoqualmie", "snowfall:snoqualmie:2023"])
+        #expect(source.routes.map(\.text) == ["pass:{name}", "pass:all", "snowfall:{pass}", "snowfall:{pass}:{season}"])
         #expect(WSDOTPassSource.moduleName == "WSDOT")
     }
 
     @Test("examples follow the configured passes")
     func examples() throws {
         let source = try makeSource(.json(#"{"passes": ["white", "chinook", "snoqualmie"]}"#))
-        #expect(source.examples == ["pass:white", "pass:chinook", "pass:all"])
+        #expect(source.examples == ["pass:white", "pass:chinook", "pass:all", "snowfall:snoqualmie", "snowfall:snoqualmie:2023"])
     }
 
     @Test("configuration errors name the option's path", arguments: [
@@ -39,7 +39,7 @@ struct OptionsTests {
         (#"{"fields": {"condition": "//p"}}"#, #"unknown option sources.wsdot.options.fields.condition (did you mean "conditions"?); known: conditions, elevation, restrictionOne, restrictionTwo, temperature, updated, weather"#),
         (#"{"fields": {"updated": ""}}"#, "sources.wsdot.options.fields.updated: the XPath is empty"),
         (#"{"timeZone": "Pacific"}"#, #"sources.wsdot.options.timeZone: unknown time zone "Pacific" (use an IANA name such as America/Los_Angeles)"#),
-        (#"{"acessCode": "x"}"#, #"unknown option sources.wsdot.options.acessCode (did you mean "accessCode"?); known: accessCode, baseURL, fields, layout, mode, pages, passes, render, timeZone"#),
+        (#"{"acessCode": "x"}"#, #"unknown option sources.wsdot.options.acessCode (did you mean "accessCode"?); known: accessCode, baseURL, fields, layout, mode, pages, passes, render, snowfallURL, timeZone"#),
     ])
     func errors(options: String, message: String) throws {
         let error = try #require(configurationError(.json(options)))

@@ -83,6 +83,6 @@ import Testing
     }
 
     @Test func theModuleDeclaresItsPresentation() {
-        #expect(WSDOTPassSource.presentations.map(\.kind) == [.pass])
+        #expect(WSDOTPassSource.presentations.map(\.kind) == [.pass, .snowfall])
     }
 }

@@ -20,7 +20,7 @@ public struct ResultCard: Sendable, Equatable {
     public var subtitle: String?
     /// The one-word state a person looks for first, if the result has one.
     public var status: Status?
-    /// A drawing for the card (the moon as it looks).
+    /// A drawing for the card (the moon as it looks, a chart).
     public var figure: Figure?
     /// A picture from the upstream (a pass's camera), shown once it scrolls into view.
     public var image: Image?
@@ -117,6 +117,8 @@ public struct ResultCard: Sendable, Equatable {
     public enum Figure: Sendable, Equatable {
         /// The moon as seen from `MoonDrawing`'s hemisphere.
         case moon(MoonDrawing)
+        /// A small bar chart (a pass's new snow per day).
+        case bars(BarChart)
     }
 
     /// A picture the upstream publishes: an https URL a page loads lazily, and what it shows.
