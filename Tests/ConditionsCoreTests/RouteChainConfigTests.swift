@@ -122,7 +122,7 @@ import Testing
         #expect(try problems(routes: #"{"pass": ["wsdot", "astronomy"]}"#)
                 == [#"routes.pass[1]: source "astronomy" (module Astronomy) serves no pass: URNs; it serves moon:now, moon:{date}, phases:{count}"#])
         #expect(try problems(routes: #"{"moon": "wsdot"}"#)
-                == [#"routes.moon: source "wsdot" (module WSDOT) serves no moon: URNs; it serves pass:{name}, pass:all"#])
+                == [#"routes.moon: source "wsdot" (module WSDOT) serves no moon: URNs; it serves pass:{name}, pass:all, snowfall:{pass}, snowfall:{pass}:{season}"#])
     }
 
     @Test func everyProblemOfEveryChainIsReportedAtOnce() throws {
