@@ -30,8 +30,8 @@ public enum Timestamp {
     /// expanded form with a sign (`-0001`, `+10000`) rather than a misleading four digits.
     public static func string(from date: Date) -> String {
         let total = Int(date.timeIntervalSince1970.rounded(.down))
-        let (days, seconds) = floorDivision(total, 86_400)
-        let (year, month, day) = civil(fromDays: days)
+        let (days, seconds) = CivilCalendar.floorDivision(total, 86_400)
+        let (year, month, day) = CivilCalendar.date(days: days)
         var text = ""
         text.reserveCapacity(20)
         if year < 0 {
@@ -114,8 +114,8 @@ public enum Timestamp {
         // `string(from:)` writes. Foundation's Gregorian calendar switches to Julian before its
         // 1582 cut-over, so it is never used for those years: 1200-03-01 must print back as
         // 1200-03-01, not 1200-03-08.
-        guard day <= daysIn(month: month, year: year) else { return nil }  // rejects 2026-02-30
-        let civilSeconds = days(fromCivil: year, month, day) * 86_400 + hour * 3600 + minute * 60 + second
+        guard day <= CivilCalendar.daysIn(month: month, year: year) else { return nil }  // rejects 2026-02-30
+        let civilSeconds = CivilCalendar.days(year: year, month: month, day: day) * 86_400 + hour * 3600 + minute * 60 + second
         func date(offset: Int) -> Date {
             // The same steps as the calendar path (whole seconds, then the fraction), so both round alike.
             Date(timeIntervalSinceReferenceDate: Double(civilSeconds - offset - 978_307_200)).addingTimeInterval(fraction)
@@ -159,42 +159,6 @@ public enum Timestamp {
         calendar.timeZone = timeZone
         // Through the calendar, not +12 h, so noon stays noon on daylight-saving days.
         return calendar.date(bySettingHour: 12, minute: 0, second: 0, of: date) ?? date.addingTimeInterval(12 * 3600)
-    }
-
-    // MARK: Calendar arithmetic (proleptic Gregorian; Howard Hinnant's days_from_civil)
-
-    private static func floorDivision(_ a: Int, _ b: Int) -> (quotient: Int, remainder: Int) {
-        let quotient = a >= 0 ? a / b : -((-a + b - 1) / b)
-        return (quotient, a - quotient * b)
-    }
-
-    private static func days(fromCivil year: Int, _ month: Int, _ day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = floorDivision(y, 400).quotient
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civil(fromDays days: Int) -> (year: Int, month: Int, day: Int) {
-        let z = days + 719_468
-        let era = floorDivision(z, 146_097).quotient
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    private static func daysIn(month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
     }
 
     private static func append(_ value: Int, width: Int, to text: inout String) {

@@ -1,3 +1,5 @@
+import ConditionsKit
+
 /// The POSIX TZ string in a TZif file's footer (RFC 8536 §3.3), which gives a zone's local time
 /// for every instant after the file's last transition: `PST8PDT,M3.2.0,M11.1.0`, `<-03>3`,
 /// `IST-5:30`, `IST-1GMT0,M10.5.0,M3.5.0/1` (Dublin: "daylight" time is the winter's),
@@ -36,7 +38,7 @@ struct PosixZoneRule: Equatable, Sendable {
             let date: Int64
             switch day {
             case .julian(let n):
-                date = newYear + Int64(n - 1) + (CivilTime.isLeapYear(year) && n >= 60 ? 1 : 0)
+                date = newYear + Int64(n - 1) + (CivilCalendar.isLeapYear(year) && n >= 60 ? 1 : 0)
             case .zeroBased(let n):
                 date = newYear + Int64(n)
             case .monthWeekday(let month, let week, let weekday):
