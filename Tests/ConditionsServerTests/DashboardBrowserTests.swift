@@ -139,12 +139,7 @@ struct DashboardBrowserTests {
         defer { try? FileManager.default.removeItem(at: dir) }
         let probe = #"""
         (() => {
-          const parse = (colour) => (colour.match(/[\d.]+/g) || []).map(Number);
-          const luminance = ([r, g, b]) => {
-            const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
-            return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
-          };
-          const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+          \#(DashboardSetup.contrastHelpers)
           const background = (element) => {
             for (let e = element; e; e = e.parentElement) {
               const colour = parse(getComputedStyle(e).backgroundColor);

@@ -70,6 +70,17 @@ enum DashboardSetup {
         return server.base + "/" + (query.isEmpty ? "" : "?" + query)
     }
 
+    /// WCAG's contrast arithmetic for probes evaluated in the page: `parse` a computed colour,
+    /// its relative `luminance`, and the contrast `ratio` of two colours.
+    static let contrastHelpers = #"""
+    const parse = (colour) => (colour.match(/[\d.]+/g) || []).map(Number);
+    const luminance = ([r, g, b]) => {
+      const f = (v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; };
+      return 0.2126 * f(r) + 0.7152 * f(g) + 0.0722 * f(b);
+    };
+    const ratio = (a, b) => { const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p); return (x + 0.05) / (y + 0.05); };
+    """#
+
     /// Evaluated in the page: every card, the moon drawings' lit sides (asked of the browser's
     /// own geometry, `isPointInFill`), the map's markers and where they are, as JSON.
     static let summary = #"""
