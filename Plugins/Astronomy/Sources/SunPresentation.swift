@@ -183,13 +183,16 @@ private struct Clock {
         }
     }
 
-    /// The pieces joined, with their one shared zone at the end, or each with its own.
+    /// The pieces joined, their one shared zone said once after the last time, or each with
+    /// its own.
     func join(_ pieces: [Piece], separator: String = ", ") -> String {
         let zones = Set(pieces.compactMap(\.zone))
-        if zones.count == 1, let zone = zones.first {
-            return pieces.map(\.text).joined(separator: separator) + " " + zone
-        }
-        return pieces.map { $0.text + ($0.zone.map { " " + $0 } ?? "") }.joined(separator: separator)
+        let last = pieces.lastIndex { $0.zone != nil }
+        return pieces.indices.map { index in
+            let piece = pieces[index]
+            guard let zone = piece.zone, zones.count > 1 || index == last else { return piece.text }
+            return piece.text + " " + zone
+        }.joined(separator: separator)
     }
 
     /// `06:30 PST` as `06:30` and `PST`.
