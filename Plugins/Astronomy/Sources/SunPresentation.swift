@@ -14,7 +14,7 @@ struct SunPresentation: ResultPresentation {
 
     func render(_ sun: JSONValue, context: PresentationContext) -> [String] {
         guard let day = SunDay(sun) else { return GenericPresentation().render(sun, context: context) }
-        let clock = Clock(context: context)
+        let clock = Clock(context: context, noon: day.solarNoon)
         var lines = ["\(context.style.bold(context.urn))  \(day.summary(clock))"]
         let place = sun["location"]?["name"]?.stringValue ?? context.placeName
         lines.append("  solar noon \(clock.join([clock.piece("", day.solarNoon)]))" + (place.map { " (\($0))" } ?? ""))
@@ -31,7 +31,7 @@ struct SunPresentation: ResultPresentation {
     /// sunrise, sunset, daylight, solar noon, dawn, dusk, golden hour and blue hour.
     func card(_ sun: JSONValue, context: PresentationContext) -> ResultCard {
         guard let day = SunDay(sun) else { return GenericPresentation().card(sun, context: context) }
-        let clock = Clock(context: context)
+        let clock = Clock(context: context, noon: day.solarNoon)
         let none = switch day.polar {
         case "day": "none (midnight sun)"
         case "night": "none (polar night)"
@@ -151,22 +151,27 @@ private struct SunDay {
     }
 }
 
-/// Local times for a line of text, the zone said once at the end when every time on the line
-/// shares it: `astronomical 05:52, nautical 06:29, civil 07:08 PST`.
+/// Local times for a line of text, the zone said once after the last time when every time
+/// on the line shares it (`astronomical 05:52, nautical 06:29, civil 07:08 PST`), and a time
+/// on another local date than the day's solar noon marked so (`00:19 PDT (next day)`).
 private struct Clock {
     let context: PresentationContext
+    /// The day's solar noon, whose local date is the day's.
+    let noon: Date
 
-    /// Text with the zone it is in (nil when it holds no time, or holds its zones itself).
+    /// Text with the zone it is in (nil when it holds no time, or holds its zones itself) and a
+    /// note said after the zone.
     struct Piece {
         var text: String
         var zone: String?
+        var note = ""
     }
 
     /// `prefix` and the local time of `date` (`—`, or `none`, without one).
     func piece(_ prefix: String, _ date: Date?, none: String? = nil) -> Piece {
         guard let date else { return Piece(text: none ?? prefix + "—", zone: nil) }
         let (time, zone) = split(context.localTime(date, .time))
-        return Piece(text: prefix + time, zone: zone)
+        return Piece(text: prefix + time, zone: zone, note: note(date))
     }
 
     /// `start–end`, `until end` or `from start`, or `whole` when both are open.
@@ -175,8 +180,9 @@ private struct Clock {
         case let (start?, end?):
             let (from, fromZone) = split(context.localTime(start, .time))
             let (to, toZone) = split(context.localTime(end, .time))
-            if fromZone == toZone { return Piece(text: "\(from)–\(to)", zone: fromZone) }
-            return Piece(text: "\(from) \(fromZone ?? "")–\(to) \(toZone ?? "")", zone: nil)
+            let note = note(end).isEmpty ? note(start) : note(end)
+            if fromZone == toZone { return Piece(text: "\(from)–\(to)", zone: fromZone, note: note) }
+            return Piece(text: "\(from) \(fromZone ?? "")–\(to) \(toZone ?? "")", zone: nil, note: note)
         case let (start?, nil): return piece(openEnd, start)
         case let (nil, end?): return piece(openStart, end)
         case (nil, nil): return Piece(text: whole, zone: nil)
@@ -190,9 +196,15 @@ private struct Clock {
         let last = pieces.lastIndex { $0.zone != nil }
         return pieces.indices.map { index in
             let piece = pieces[index]
-            guard let zone = piece.zone, zones.count > 1 || index == last else { return piece.text }
-            return piece.text + " " + zone
+            guard let zone = piece.zone, zones.count > 1 || index == last else { return piece.text + piece.note }
+            return piece.text + " " + zone + piece.note
         }.joined(separator: separator)
+    }
+
+    /// ` (next day)` or ` (day before)` for a time off the day's local date, else empty.
+    private func note(_ date: Date) -> String {
+        if context.localTime(date, .date) == context.localTime(noon, .date) { return "" }
+        return date > noon ? " (next day)" : " (day before)"
     }
 
     /// `06:30 PST` as `06:30` and `PST`.

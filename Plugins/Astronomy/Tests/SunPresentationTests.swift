@@ -9,13 +9,13 @@ import Testing
 @Suite struct SunPresentationTests {
     let presentation = SunPresentation()
 
-    /// Times as the host prints them, `07:45 PST`, in Seattle's zone.
-    func context(_ urn: String = "sun:2026-12-04") -> PresentationContext {
-        PresentationContext(urn: urn, style: .plain, placeName: "Seattle", place: Places.seattle) { date, _ in
+    /// Times as the host prints them, `07:45 PST` and `Fri Dec 4 2026`, in `place`'s zone.
+    func context(_ urn: String = "sun:2026-12-04", place: Place = Places.seattle) -> PresentationContext {
+        PresentationContext(urn: urn, style: .plain, placeName: place.name, place: place) { date, style in
             let formatter = DateFormatter()
             formatter.locale = Locale(identifier: "en_US_POSIX")
-            formatter.timeZone = Places.seattle.timeZone
-            formatter.dateFormat = "HH:mm zzz"
+            formatter.timeZone = place.timeZone
+            formatter.dateFormat = style == .date ? "EEE MMM d yyyy" : "HH:mm zzz"
             return formatter.string(from: date)
         }
     }
@@ -49,52 +49,57 @@ import Testing
         ])
     }
 
-    @Test func midnightSunSaysSoAndKeepsTheGoldenNight() {
+    @Test func midnightSunSaysSoAndKeepsTheGoldenNight() throws {
         let data: JSONValue = [
             "date": "2026-06-21", "sunrise": nil, "sunset": nil, "solarNoon": "2026-06-21T10:46:00Z",
             "dayLengthSeconds": 86400, "polar": "day",
             "twilight": ["civil": ["dawn": nil, "dusk": nil], "nautical": ["dawn": nil, "dusk": nil],
                          "astronomical": ["dawn": nil, "dusk": nil]],
-            "goldenHour": ["morning": ["start": nil, "end": "2026-06-21T01:00:00Z"],
-                           "evening": ["start": "2026-06-21T20:30:00Z", "end": nil]],
+            "goldenHour": ["morning": ["start": nil, "end": "2026-06-21T00:56:00Z"],
+                           "evening": ["start": "2026-06-21T20:35:00Z", "end": nil]],
             "blueHour": ["morning": nil, "evening": nil],
             "location": Places.tromso.json,
         ]
-        let lines = presentation.render(data, context: context("sun:2026-06-21"))
+        let tromso = context("sun:2026-06-21", place: Places.tromso)
+        let lines = presentation.render(data, context: tromso)
+        let zone = try #require(lines.dropFirst().first?.split(separator: " ").dropFirst(3).first)  // as the formatter names it
         #expect(lines == [
             "sun:2026-06-21  ☀️ The sun does not set (midnight sun)",
-            "  solar noon 03:46 PDT (Tromsø)",
-            "  golden hour: until 18:00 and from 13:30 PDT",
+            "  solar noon 12:46 \(zone) (Tromsø)",
+            "  golden hour: until 02:56 and from 22:35 \(zone)",
         ])
-        let card = presentation.card(data, context: context("sun:2026-06-21"))
+        let card = presentation.card(data, context: tromso)
         #expect(card.status == .init("midnight sun", tone: .neutral))
         #expect(card.lines == ["The sun does not set (midnight sun)"])
         #expect(card.rows.first == .init("Sunrise", "none (midnight sun)"))
         #expect(!card.rows.contains { $0.label == "Dawn" || $0.label == "Blue hour" })
     }
 
-    @Test func polarNightKeepsItsTwilightsAndAMiddayGoldenHour() {
+    @Test func polarNightKeepsItsTwilightsAndAMiddayGoldenHour() throws {
         let data: JSONValue = [
-            "date": "2026-12-21", "sunrise": nil, "sunset": nil, "solarNoon": "2026-12-21T20:00:00Z",
+            "date": "2026-12-21", "sunrise": nil, "sunset": nil, "solarNoon": "2026-12-21T10:42:00Z",
             "dayLengthSeconds": 0, "polar": "night",
-            "twilight": ["civil": ["dawn": "2026-12-21T18:00:00Z", "dusk": "2026-12-21T22:00:00Z"],
-                         "nautical": ["dawn": "2026-12-21T17:00:00Z", "dusk": "2026-12-21T23:00:00Z"],
+            "twilight": ["civil": ["dawn": "2026-12-21T08:31:00Z", "dusk": "2026-12-21T12:53:00Z"],
+                         "nautical": ["dawn": "2026-12-21T06:46:00Z", "dusk": "2026-12-21T14:37:00Z"],
                          "astronomical": ["dawn": nil, "dusk": nil]],
-            "goldenHour": ["morning": ["start": "2026-12-21T19:00:00Z", "end": nil],
-                           "evening": ["start": nil, "end": "2026-12-21T21:00:00Z"]],
-            "blueHour": ["morning": ["start": "2026-12-21T18:00:00Z", "end": "2026-12-21T19:00:00Z"],
-                         "evening": ["start": "2026-12-21T21:00:00Z", "end": "2026-12-21T22:00:00Z"]],
+            "goldenHour": ["morning": ["start": "2026-12-21T09:29:00Z", "end": nil],
+                           "evening": ["start": nil, "end": "2026-12-21T11:54:00Z"]],
+            "blueHour": ["morning": ["start": "2026-12-21T08:31:00Z", "end": "2026-12-21T09:29:00Z"],
+                         "evening": ["start": "2026-12-21T11:54:00Z", "end": "2026-12-21T12:53:00Z"]],
             "location": Places.tromso.json,
         ]
-        #expect(presentation.render(data, context: context("sun:2026-12-21")) == [
+        let tromso = context("sun:2026-12-21", place: Places.tromso)
+        let lines = presentation.render(data, context: tromso)
+        let zone = try #require(lines.dropFirst().first?.split(separator: " ").dropFirst(3).first)
+        #expect(lines == [
             "sun:2026-12-21  🌌 The sun does not rise (polar night)",
-            "  solar noon 12:00 PST (Tromsø)",
-            "  dawn: astronomical —, nautical 09:00, civil 10:00 PST",
-            "  dusk: civil 14:00, nautical 15:00 PST, astronomical —",
-            "  golden hour: 11:00–13:00 PST",
-            "  blue hour: 10:00–11:00 and 13:00–14:00 PST",
+            "  solar noon 11:42 \(zone) (Tromsø)",
+            "  dawn: astronomical —, nautical 07:46, civil 09:31 \(zone)",
+            "  dusk: civil 13:53, nautical 15:37 \(zone), astronomical —",
+            "  golden hour: 10:29–12:54 \(zone)",
+            "  blue hour: 09:31–10:29 and 12:54–13:53 \(zone)",
         ])
-        let card = presentation.card(data, context: context("sun:2026-12-21"))
+        let card = presentation.card(data, context: tromso)
         #expect(card.status?.word == "polar night")
         #expect(card.rows.map(\.label) == ["Sunrise", "Sunset", "Daylight", "Solar noon", "Dawn", "Dusk", "Golden hour", "Blue hour"])
         #expect(card.rows[2] == .init("Daylight", "0h 0m"))
@@ -108,7 +113,7 @@ import Testing
 
     /// On a line whose times fall either side of a clock change each keeps its own zone.
     @Test func timesInTwoZonesKeepTheirOwn() {
-        let data = december.replacing("twilight", with: [
+        let data = december.replacing("date", with: "2026-03-08").replacing("solarNoon", with: "2026-03-08T20:14:00Z").replacing("twilight", with: [
             "civil": ["dawn": "2026-03-08T09:30:00Z", "dusk": nil],  // 01:30 PST
             "nautical": ["dawn": "2026-03-08T10:30:00Z", "dusk": nil],  // 03:30 PDT
             "astronomical": ["dawn": nil, "dusk": nil],
@@ -158,6 +163,8 @@ import Testing
         #expect(lines.first?.hasPrefix("sun:2026-06-21  ☀️ sunrise 05:1") == true, "\(lines)")
         #expect(lines.first?.hasSuffix("PDT, 15h 59m of daylight") == true, "\(lines)")
         #expect(lines[1].hasPrefix("  solar noon 13:1"))
+        // Astronomical dusk comes after midnight at midsummer, and says so.
+        #expect(lines[3].hasPrefix("  dusk: civil 21:") && lines[3].hasSuffix(", astronomical 00:19 PDT (next day)"), "\(lines[3])")
     }
 }
 
