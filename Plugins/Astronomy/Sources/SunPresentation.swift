@@ -96,7 +96,7 @@ private struct SunDay {
         blue = (period(data["blueHour"]?["morning"]), period(data["blueHour"]?["evening"]))
     }
 
-    /// What the spec calls saying it clearly: the sentence for a day without rise or set.
+    /// The sentence for a day the Sun neither rises nor sets.
     var polarSentence: String? {
         switch polar {
         case "day": "The sun does not set (midnight sun)"
@@ -144,9 +144,9 @@ private struct SunDay {
         return pieces.isEmpty ? nil : clock.join(pieces, separator: " and ")
     }
 
-    /// `8h 33m`: whole minutes, rounded.
+    /// `8h 33m`: whole minutes, rounded (through Double, so no value of hand-edited data traps).
     static func duration(_ seconds: Int) -> String {
-        let minutes = (max(0, seconds) + 30) / 60
+        let minutes = Int((Double(max(0, seconds)) / 60).rounded())
         return "\(minutes / 60)h \(minutes % 60)m"
     }
 }

@@ -52,8 +52,11 @@ struct SunReport: Equatable {
     let dayLength: Int
     /// Set when the Sun neither rises nor sets.
     let polar: Polar?
+    /// The Sun's centre at −6°.
     let civil: Twilight
+    /// At −12°.
     let nautical: Twilight
+    /// At −18°.
     let astronomical: Twilight
     /// The Sun between −4° and +6°.
     let goldenHour: Periods

@@ -153,6 +153,10 @@ import Testing
         let lines = presentation.render(odd, context: context())
         #expect(lines.first == "sun:2026-12-04  ☀️ sunrise 07:45, sunset 16:18 PST")
         #expect(!lines.contains { $0.contains("golden") })
+        for huge in [Int.max, Int.max / 2] {
+            let first = presentation.render(december.replacing("dayLengthSeconds", with: .int(huge)), context: context()).first
+            #expect(first?.hasPrefix("sun:2026-12-04  ☀️ sunrise 07:45, sunset 16:18 PST") == true)
+        }
     }
 
     /// Computed data, rendered: the text of a real day in Seattle.
