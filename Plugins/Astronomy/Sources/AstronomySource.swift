@@ -1,26 +1,27 @@
 import ConditionsKit
 import Foundation
 
-/// The Moon and its phases computed on this machine from published algorithms (Meeus,
-/// "Astronomical Algorithms"): no network, no keys. Answers `moon:now`, `moon:{date}` and
-/// `phases:{count}` with the same data as the Aeris module.
+/// The Moon, its phases and the Sun's times computed on this machine from published algorithms
+/// (Meeus, "Astronomical Algorithms"): no network, no keys. Answers `moon:now`, `moon:{date}`
+/// and `phases:{count}` with the same data as the Aeris module, and `sun:now` and `sun:{date}`
+/// (sunrise, sunset, solar noon, twilights, golden and blue hours).
 ///
 /// Options: an optional `location` object (`latitude`, `longitude`, `name`, `timeZone`)
 /// replacing the config's location for this source.
 public struct AstronomySource: ConditionsSource {
     public static let moduleName = "Astronomy"
-    public static let summary = "The Moon's phase, illumination, rise and set, computed offline"
+    public static let summary = "The Moon's phase, rise and set and the Sun's times, computed offline"
 
-    public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}"]
-    public let examples = ["moon:now", "moon:2026-12-04", "phases:5"]
-    /// `moon` and `phases` read as every moon source's do.
-    public static let presentations = MoonData.presentations
+    public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}"]
+    public let examples = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21"]
+    /// `moon` and `phases` read as every moon source's do; `sun` is this module's own.
+    public static let presentations: [any ResultPresentation] = MoonData.presentations + [SunPresentation()]
 
     /// The years the stated accuracy was measured over; other instants are refused.
     static let years = 1900...2100
-    /// What `moon:{date}` accepts, for error messages (shared wording with the Aeris module).
+    /// What `moon:{date}` and `sun:{date}` accept, for error messages (shared wording with the
+    /// Aeris module).
     static let dateAllowed = Timestamp.instantForms
-    /// What `phases:{count}` accepts, for error messages.
 
     private let location: Place?
 
@@ -51,11 +52,15 @@ public struct AstronomySource: ConditionsSource {
             date = context.now
             try Self.checkRange(date, place: place, argument: "now", value: Timestamp.string(from: date))
         }
+        if location.pattern.scheme?.lowercased() == "sun" {
+            return SourceResult(data: SunReport(at: date, place: place).json(place: place), kind: .sun)
+        }
         return SourceResult(data: MoonReport(at: date, place: place).json(place: place), kind: .moon)
     }
 
-    /// Parses `moon:{date}`: `now`, a date-time, or a date alone meaning local noon of that
-    /// day (the middle of the day whose rise and set are reported).
+    /// Parses `moon:{date}` and `sun:{date}`: `now`, a date-time, or a date alone meaning
+    /// local noon of that day (the middle of the day whose rise and set are reported). For the
+    /// Sun any instant stands for its local day.
     static func instant(_ text: String, now: Date, place: Place) throws(ConditionsError) -> Date {
         if text.lowercased() == "now" {
             try checkRange(now, place: place, argument: "date", value: text)

@@ -1,5 +1,6 @@
 /// The Sun's apparent geocentric position to about 0.01° (Meeus ch. 25, "low accuracy"), which
-/// is all the illuminated fraction needs: an error of 0.01° in the Sun moves it by < 0.01 %.
+/// is all the illuminated fraction needs (an error of 0.01° in the Sun moves it by < 0.01 %)
+/// and all sun times need: 0.01° is under 3 seconds of the Sun's daily motion across the sky.
 struct SunPosition {
     /// Apparent ecliptic longitude, degrees.
     let longitude: Double
@@ -18,5 +19,13 @@ struct SunPosition {
         let node = 125.04 - 1934.136 * t
         longitude = Degrees.normalized(meanLongitude + center - 0.00569 - 0.00478 * Degrees.sin(node))
         distance = 1.000001018 * (1 - eccentricity * eccentricity) / (1 + eccentricity * Degrees.cos(trueAnomaly))
+    }
+}
+
+extension SunPosition {
+    /// The apparent right ascension and declination, with the true obliquity of the date
+    /// (Meeus 25.6–25.7; the Sun's ecliptic latitude is below 1.2″ and taken as zero).
+    func equatorial(obliquity: Double) -> Equatorial {
+        Equatorial(longitude: longitude, latitude: 0, obliquity: obliquity)
     }
 }

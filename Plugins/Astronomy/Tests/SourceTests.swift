@@ -5,11 +5,12 @@ import Testing
 
 /// The module as the host drives it: configuration, routing, arguments and result data.
 @Suite struct SourceTests {
-    @Test func declaresTheAerisRoutes() throws {
+    @Test func declaresTheAerisRoutesAndTheSun() throws {
         let source = try makeSource()
         #expect(AstronomySource.moduleName == "Astronomy")
-        #expect(source.routes.map(\.text) == ["moon:now", "moon:{date}", "phases:{count}"])
-        #expect(source.examples == ["moon:now", "moon:2026-12-04", "phases:5"])
+        #expect(source.routes.map(\.text) == ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}"])
+        #expect(source.examples == ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21"])
+        #expect(AstronomySource.presentations.map(\.kind) == [.moon, .phases, .sun])
     }
 
     @Test func moonNowHasTheContractKeysInOrder() async throws {

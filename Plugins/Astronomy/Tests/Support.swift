@@ -62,3 +62,16 @@ func conditionsError(_ body: () async throws -> Void) async -> ConditionsError? 
         return ConditionsError(.internal, String(describing: error))
     }
 }
+
+/// Published figures copied beside the tests, in Fixtures/ (provenance: Fixtures/SOURCES.md),
+/// read relative to this source file.
+enum Fixture {
+    static func data(_ file: String) throws -> Data {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        return try Data(contentsOf: folder.appendingPathComponent(file))
+    }
+
+    static func json(_ name: String) throws -> JSONValue {
+        try JSONValue.parse(data("\(name).json"))
+    }
+}
