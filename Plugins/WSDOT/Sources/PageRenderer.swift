@@ -67,7 +67,7 @@ struct PageRenderer: Sendable {
         ConditionsError.configuration(
             "\(optionPath): no Chromium found (searched PATH \"\(path ?? "")\" for \(chromiumNames.joined(separator: ", ")), and \(chromiumLibraryFolder)/ beside each PATH directory); "
                 + "install Debian's chromium-headless-shell (apt-get install chromium-headless-shell; scripts/dev does this), "
-                + "or use \"mode\": \"api\" with WSDOT's free access code (the api profile, WSDOT_ACCESS_CODE)"
+                + "or read WSDOT's feed instead: \"mode\": \"feed\" (no key) or \"mode\": \"api\" with WSDOT's free access code (the api profile, WSDOT_ACCESS_CODE)"
         )
     }
 

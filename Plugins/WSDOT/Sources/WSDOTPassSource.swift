@@ -196,19 +196,19 @@ public struct WSDOTPassSource: ConditionsSource {
         return try PassPage.report(reading: reading, pass: pass, url: url, fields: settings.fields, timeZone: settings.timeZone, now: context.now)
     }
 
-    /// The one line for a page that is wsdot.com's application shell: what happened, and both fixes.
+    /// The one line for a page that is wsdot.com's application shell: what happened, and the fixes.
     private func shellError(_ url: URL) -> ConditionsError {
         let shown = Redaction.redact(url)
         if settings.renderer != nil {
             return ConditionsError.badResponse(
                 "\(shown): the rendered page still holds no pass report (its script did not fill it in within the browser's time); "
-                    + "try again, or use \"mode\": \"api\" with WSDOT's access code"
+                    + "try again, or use \"mode\": \"feed\" (no key) or \"mode\": \"api\" with WSDOT's access code"
             )
         }
         return ConditionsError.badResponse(
             "\(shown): the page is an empty shell filled in by JavaScript, so a plain download holds no pass report; "
                 + "set \"render\": \"chromium\" in \(settings.optionsPath) (Debian: apt-get install chromium-headless-shell) "
-                + "or use \"mode\": \"api\" with WSDOT's access code"
+                + "or use \"mode\": \"feed\" (no key) or \"mode\": \"api\" with WSDOT's access code"
         )
     }
 }
