@@ -53,13 +53,11 @@ enum PassExtras {
     static func cameras(_ value: JSONValue?) -> [PassCamera]? {
         guard let items = value?.arrayValue else { return nil }
         return items.compactMap { item in
-            guard let object = item.objectValue,
-                  let text = Text.normalized(object["url"]?.stringValue ?? object["ImageUrl"]?.stringValue),
+            guard let object = item.objectValue, let text = Text.normalized(object["url"]?.stringValue),
                   let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host?.isEmpty == false
             else { return nil }
-            return PassCamera(id: identifier(object["id"] ?? object["CameraId"]), title: Text.normalized(object["title"]?.stringValue ?? object["Title"]?.stringValue),
-                              imageURL: url, latitude: coordinate(object["lat"] ?? object["Latitude"], limit: 90),
-                              longitude: coordinate(object["lon"] ?? object["Longitude"], limit: 180))
+            return PassCamera(id: identifier(object["id"]), title: Text.normalized(object["title"]?.stringValue), imageURL: url,
+                              latitude: coordinate(object["lat"], limit: 90), longitude: coordinate(object["lon"], limit: 180))
         }
     }
 
