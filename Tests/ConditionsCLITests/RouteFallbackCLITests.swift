@@ -10,17 +10,7 @@ import Testing
 
     /// The two upstreams (the API failing, the pages answering) and a config chaining them.
     static func setUp() throws -> (api: LoopbackServer, pages: LoopbackServer, dir: URL) {
-        let api = LoopbackServer()
-        api.route("/api/GetMountainPassConditionsAsJson", .text("internal error", status: 500))
-        try api.start()
-        let pages = LoopbackServer()
-        try Upstream.servePassPages(on: pages)
-        try pages.start()
-        let dir = try Upstream.config(
-            sources: #""wsdot-api": {"module": "WSDOT", "ttl": "5m", "options": {"mode": "api", "baseURL": "\#(api.url("/api").absoluteString)", "accessCode": "\#(accessCode)"}}, "#
-                + #""wsdot-page": {"module": "WSDOT", "ttl": "5m", "options": {"baseURL": "\#(pages.url("/passes").absoluteString)"}}"#,
-            routes: #""pass": ["wsdot-api", "wsdot-page"], "moon": "astronomy""#)
-        return (api, pages, dir)
+        try Upstream.apiFailingBeforePages(accessCode: accessCode, apiTTL: "5m", pageTTL: "5m")
     }
 
     @Test func theSecondInstanceAnswersWhenTheFirstFailsUpstream() async throws {

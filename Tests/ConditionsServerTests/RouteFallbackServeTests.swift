@@ -10,18 +10,9 @@ import Testing
     static let accessCode = "SERVE-fallback-code-71ab"
 
     @Test func theServerAnswersFromTheNextInstanceAndListsTheChain() async throws {
-        let api = LoopbackServer()
-        api.route("/api/GetMountainPassConditionsAsJson", .text("internal error", status: 500))
-        try api.start()
-        let pages = LoopbackServer()
-        try Upstream.servePassPages(on: pages)
-        try pages.start()
+        let (api, pages, dir) = try Upstream.apiFailingBeforePages(accessCode: Self.accessCode, apiTTL: "10m", pageTTL: "2m",
+                                                                   extra: #", "cache": {"directory": "cache"}"#)
         defer { api.stop(); pages.stop() }
-        let dir = try Upstream.config(
-            sources: #""wsdot-api": {"module": "WSDOT", "ttl": "10m", "options": {"mode": "api", "baseURL": "\#(api.url("/api").absoluteString)", "accessCode": "\#(Self.accessCode)"}}, "#
-                + #""wsdot-page": {"module": "WSDOT", "ttl": "2m", "options": {"baseURL": "\#(pages.url("/passes").absoluteString)"}}"#,
-            routes: #""pass": ["wsdot-api", "wsdot-page"], "moon": "astronomy""#,
-            extra: #", "cache": {"directory": "cache"}"#)
         defer { try? FileManager.default.removeItem(at: dir) }
 
         try await InProcessServer.with(in: dir) { server in

@@ -15,6 +15,26 @@ package enum Upstream {
     /// The page path segment of each pass on wsdot.com, where it differs from our slug.
     package static let siteSlugs = ["crystal-greenwater": "crystal-to-greenwater", "mt-baker": "mt.-baker", "north-cascade": "north-cascade-hwy"]
 
+    /// Route fallback's end-to-end set-up: WSDOT's API answering 500 on one loopback server,
+    /// its pass pages answering on another, and a config routing `pass` to
+    /// `["wsdot-api", "wsdot-page"]` (the API with `accessCode` written literally); `extra`
+    /// adds top-level members. The caller stops both servers and removes the folder.
+    package static func apiFailingBeforePages(accessCode: String, apiTTL: String, pageTTL: String, extra: String = "") throws
+        -> (api: LoopbackServer, pages: LoopbackServer, dir: URL)
+    {
+        let api = LoopbackServer()
+        api.route("/api/GetMountainPassConditionsAsJson", .text("internal error", status: 500))
+        try api.start()
+        let pages = LoopbackServer()
+        try servePassPages(on: pages)
+        try pages.start()
+        let dir = try config(
+            sources: #""wsdot-api": {"module": "WSDOT", "ttl": "\#(apiTTL)", "options": {"mode": "api", "baseURL": "\#(api.url("/api").absoluteString)", "accessCode": "\#(accessCode)"}}, "#
+                + #""wsdot-page": {"module": "WSDOT", "ttl": "\#(pageTTL)", "options": {"baseURL": "\#(pages.url("/passes").absoluteString)"}}"#,
+            routes: #""pass": ["wsdot-api", "wsdot-page"], "moon": "astronomy""#, extra: extra)
+        return (api, pages, dir)
+    }
+
     /// Serves a WSDOT-style page for every pass under `/passes/{site slug}` (the winter
     /// Snoqualmie page for all but Blewett, which gets its north/south summer page).
     package static func servePassPages(on server: LoopbackServer) throws {
