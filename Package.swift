@@ -219,7 +219,9 @@ let package = Package(
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
-        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit"], path: "Plugins/NWS/Tests"),
+        // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
+        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsHTTP", "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log")],
+                    path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
         // new-source: test targets above this line
     ],
     swiftLanguageModes: [.v6]

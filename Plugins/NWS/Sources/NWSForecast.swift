@@ -59,7 +59,7 @@ struct NWSForecast: Sendable {
             "start": JSONValue(start),
             "end": JSONValue(end),
             "isDaytime": period["isDaytime"]?.boolValue.map(JSONValue.bool) ?? .null,
-            "temperature": JSONValue(temperature),
+            "temperature": Self.number(temperature),
             "temperatureUnit": JSONValue(unit),
             "temperatureTrend": JSONValue(period["temperatureTrend"]?.stringValue),
             "windSpeed": JSONValue(Self.windSpeed(period["windSpeed"])),
@@ -68,6 +68,12 @@ struct NWSForecast: Sendable {
             "shortForecast": JSONValue(period["shortForecast"]?.stringValue),
             "detailedForecast": JSONValue(period["detailedForecast"]?.stringValue.flatMap { $0.isEmpty ? nil : $0 }),
         ]
+    }
+
+    /// An integral value as an integer (NWS's temperatures are whole degrees), else a double.
+    static func number(_ value: Double?) -> JSONValue {
+        guard let value, value.isFinite else { return .null }
+        return value.rounded() == value && abs(value) < 1e15 ? .int(Int(value)) : .double(value)
     }
 
     /// A temperature given as a number with `temperatureUnit` (`F`), or as `{unitCode, value}`.
