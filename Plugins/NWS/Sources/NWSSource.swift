@@ -85,14 +85,17 @@ public struct NWSSource: ConditionsSource {
         let what = "the \(hourly ? "hourly " : "")forecast for \(place.id)"
         let grid = try await lookUp(place.point, client: client, context: context, maxAge: Self.pointLifetime)
         let url = hourly ? grid.forecastHourly : grid.forecast
+        // Each response is awaited before its tuple is built (see WSDOTPassSource.fetchPages: swiftlang/swift#91911).
         do {
-            return (try await client.get(url, what: what), grid)
+            let response = try await client.get(url, what: what)
+            return (response, grid)
         } catch where Self.isGone(error) {
             let fresh = try await lookUp(place.point, client: client, context: context, maxAge: 0)
             let freshURL = hourly ? fresh.forecastHourly : fresh.forecast
             guard freshURL != url else { throw error }
             context.logger.info("NWS moved \(place.point.text) to another grid; following \(Redaction.redact(freshURL))")
-            return (try await client.get(freshURL, what: what), fresh)
+            let response = try await client.get(freshURL, what: what)
+            return (response, fresh)
         }
     }
 
@@ -111,7 +114,8 @@ public struct NWSSource: ConditionsSource {
 
     private func fetchAlerts(_ place: NamedPoint, client: NWSClient) async throws -> (NWSAlerts, Double?) {
         let response = try await client.get(settings.alertsURL(place.point), what: "the alerts for \(place.id)")
-        return (try NWSAlerts(body: response.body, url: response.url), response.freshness)
+        let alerts = try NWSAlerts(body: response.body, url: response.url)
+        return (alerts, response.freshness)
     }
 
     private static func outcome<T: Sendable>(_ work: () async throws -> T) async -> Result<T, any Error>? {
