@@ -84,6 +84,7 @@ let package = Package(
                 "WSDOT",
                 "Astronomy",
                 "Exec",
+                "NWS",
                 // new-source: modules above this line
                 "ConditionsProcess",
                 .product(name: "Logging", package: "swift-log"),
@@ -179,6 +180,7 @@ let package = Package(
         .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
         // ConditionsProcess: each URN runs the configured program.
         .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
+        .target(name: "NWS", dependencies: ["ConditionsKit"], path: "Plugins/NWS/Sources"),
         // new-source: targets above this line
 
         // MARK: Tests
@@ -218,6 +220,9 @@ let package = Package(
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures"]),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
+        // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
+        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsHTTP", "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log")],
+                    path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
         // new-source: test targets above this line
     ],
     swiftLanguageModes: [.v6]

@@ -3,6 +3,7 @@
 import ConditionsKit
 import Foundation
 import Logging
+import Synchronization
 
 /// An `HTTPClient` that answers every request with the fuzz input as the body.
 struct FuzzHTTPClient: HTTPClient {
@@ -35,21 +36,37 @@ enum FuzzSupport {
     /// data to `then` (a presentation, say); errors are expected (that is the point), only
     /// crashes, hangs and sanitizer reports count.
     static func resolve(_ urns: [String], with source: any ConditionsSource, http: any HTTPClient,
-                        then: @escaping @Sendable (JSONValue) -> Void = { _ in }) {
+                        then: (JSONValue) -> Void = { _ in }) {
+        for (_, result) in resolveAll(urns, with: source, http: http) { then(result.data) }
+    }
+
+    /// As `resolve`, returning the results that succeeded (URN and result), for a target that
+    /// also feeds them to the module's presentations.
+    static func resolveAll(_ urns: [String], with source: any ConditionsSource, http: any HTTPClient) -> [(String, SourceResult)] {
         var router = Router<Int>()
         for pattern in source.routes { try? router.register(pattern, 0) }
         let context = SourceContext(now: now, place: place, logger: logger, http: http)
         let done = DispatchSemaphore(value: 0)
+        let results = Results()
         Task {
             for urn in urns {
                 guard let parsed = try? URN(urn), let (location, _) = try? router.match(parsed) else { preconditionFailure("bad URN \(urn)") }
                 if let result = try? await source.resolve(location, context: context) {
                     _ = result.data.serialized()
-                    then(result.data)
+                    results.append((urn, result))
                 }
             }
             done.signal()
         }
         done.wait()
+        return results.all
+    }
+
+    /// Results handed from the resolving task to the waiting thread (after `done.signal()`:
+    /// the semaphore orders the accesses, the lock makes that visible to the checker).
+    private final class Results: Sendable {
+        private let lock = Mutex<[(String, SourceResult)]>([])
+        func append(_ result: (String, SourceResult)) { lock.withLock { $0.append(result) } }
+        var all: [(String, SourceResult)] { lock.withLock { $0 } }
     }
 }

@@ -6,7 +6,7 @@ Ferries: the next sailings from each terminal after the request's `now`, and the
 nearest the request's `location`. Standard library only, no network.
 
 Protocol (see Plugins/Exec/README.md): one JSON request on stdin,
-    {"urn", "route", "arguments": {"route": ...}, "now", "location", "options"}
+    {"urn", "route", "arguments": {"route": ...}, "now", "location", "places", "options"}
 one JSON response on stdout,
     {"data": {...}}  or  {"error": {"kind", "message", "suggestions"}}
 Options (from sources.json, passed through as "options"): "count", sailings per terminal (1-10).

@@ -39,8 +39,8 @@ public protocol ConditionsSource: Sendable {
     var routes: [RoutePattern] { get }
 
     /// How long a result stays fresh in the on-disk cache, in seconds, unless `sources.json`
-    /// says otherwise (`"ttl"`); 0 (the default) means results are not cached — right for
-    /// sources that compute or read local files.
+    /// says otherwise (`"ttl"`) or the result does (`SourceResult.ttl`); 0 (the default) means
+    /// results are not cached — right for sources that compute or read local files.
     static var defaultTTL: Double { get }
 
     /// Example URNs this instance can answer, used for "did you mean" suggestions and
@@ -100,15 +100,23 @@ public struct SourceConfiguration: Sendable {
     public let configDirectory: URL
     /// The config's top-level location.
     public let place: Place
+    /// The config's named places and `here` (the location).
+    public let places: Places
+    /// How the host names itself to upstreams, `conditions/<version>`: the User-Agent its HTTP
+    /// client sends unless a request sets its own, for a source that builds one on it.
+    public let userAgent: String
     /// A logger labelled with the instance id.
     public let logger: Logger
 
-    /// A configuration; the host makes these, tests may too.
-    public init(instance: String, options: SourceOptions, configDirectory: URL, place: Place, logger: Logger) {
+    /// A configuration; the host makes these, tests may too. `places` nil: only `here`, the `place`.
+    public init(instance: String, options: SourceOptions, configDirectory: URL, place: Place, places: Places? = nil,
+                userAgent: String = "conditions", logger: Logger) {
         self.instance = instance
         self.options = options
         self.configDirectory = configDirectory
         self.place = place
+        self.places = places ?? Places(location: place)
+        self.userAgent = userAgent
         self.logger = logger
     }
 }
@@ -119,6 +127,8 @@ public struct SourceContext: Sendable {
     public let now: Date
     /// The config's location.
     public let place: Place
+    /// The config's named places and `here` (the location).
+    public let places: Places
     /// A logger labelled with the instance id.
     public let logger: Logger
     /// The HTTP client, configured with this source's limits.
@@ -132,14 +142,21 @@ public struct SourceContext: Sendable {
     /// document for many URNs (WSDOT's feed) shares it within this age, never beyond.
     public let maxAge: Double
 
-    /// A context; the host makes these, tests may too.
-    public init(now: Date, place: Place, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits(), maxAge: Double = 0) {
+    /// Answers this instance keeps between URNs and runs (`SourceMemo`): lookups that rarely change.
+    public let memo: any SourceMemo
+
+    /// A context; the host makes these, tests may too. `places` nil: only `here`, the `place`;
+    /// `memo` nil: a memo of this context's own, in memory.
+    public init(now: Date, place: Place, places: Places? = nil, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits(),
+                maxAge: Double = 0, memo: (any SourceMemo)? = nil) {
         self.now = now
         self.place = place
+        self.places = places ?? Places(location: place)
         self.logger = logger
         self.http = http
         self.limits = limits
         self.maxAge = maxAge
+        self.memo = memo ?? MemoryMemo()
     }
 }
 
@@ -151,11 +168,16 @@ public struct SourceResult: Sendable {
     public var kind: ResultKind?
     /// When the data was fetched from its origin; nil means now (the context's clock).
     public var fetchedAt: Date?
+    /// Seconds the result stays fresh when the upstream says so (`HTTPResponse.freshness`, its
+    /// `Cache-Control: max-age`); nil: the instance's TTL. A `ttl` written in `sources.json` wins.
+    public var ttl: Double?
 
-    /// A result holding `data` of `kind`, fetched at `fetchedAt` (nil: now).
-    public init(data: JSONValue, kind: ResultKind? = nil, fetchedAt: Date? = nil) {
+    /// A result holding `data` of `kind`, fetched at `fetchedAt` (nil: now), fresh for `ttl`
+    /// seconds (nil: the instance's TTL).
+    public init(data: JSONValue, kind: ResultKind? = nil, fetchedAt: Date? = nil, ttl: Double? = nil) {
         self.data = data
         self.kind = kind
         self.fetchedAt = fetchedAt
+        self.ttl = ttl
     }
 }

@@ -28,12 +28,42 @@ public struct HTTPRequest: Sendable {
     public var url: URL
     /// Extra request headers.
     public var headers: [String: String]
+    /// When the host repeats the request if the upstream briefly cannot answer (GET only).
+    public var retry: HTTPRetry
 
-    /// A request for `url`.
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:]) {
+    /// A request for `url`, repeated as `retry` says.
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], retry: HTTPRetry = .standard) {
         self.method = method
         self.url = url
         self.headers = headers
+        self.retry = retry
+    }
+}
+
+/// When the host repeats a GET whose upstream briefly could not answer: on one of `statuses`,
+/// up to `attempts` more times, each after the upstream's `Retry-After` when that is at most
+/// 5 s, else after a backoff that doubles from 0.5 s. A longer `Retry-After` is not waited for:
+/// the response comes back as it is. A connection closed before any answer is repeated once.
+///
+/// ```swift
+/// // NWS: 500 and 503 are often gone a moment later.
+/// let request = HTTPRequest(url: url, retry: HTTPRetry(statuses: [500, 503], attempts: 2))
+/// ```
+public struct HTTPRetry: Sendable, Hashable {
+    /// The statuses that mean "not now".
+    public var statuses: Set<Int>
+    /// Repeats after the first attempt, 0 to `maximumAttempts`.
+    public var attempts: Int
+
+    /// The most repeats the host makes of one request, whatever a source asks.
+    public static let maximumAttempts = 3
+    /// The host's default: once, on 429, 502, 503 and 504.
+    public static let standard = HTTPRetry(statuses: [429, 502, 503, 504], attempts: 1)
+
+    /// Repeats on `statuses`, at most `attempts` times (clamped to 0…`maximumAttempts`).
+    public init(statuses: Set<Int>, attempts: Int) {
+        self.statuses = statuses
+        self.attempts = min(max(0, attempts), Self.maximumAttempts)
     }
 }
 
@@ -54,6 +84,32 @@ public struct HTTPResponse: Sendable {
         self.headers = headers
         self.body = body
         self.url = url
+    }
+
+    /// Seconds the response may be reused, from `Cache-Control`: its `max-age` less the
+    /// response's `Age`; 0 for `no-store` or `no-cache`; nil when it says neither.
+    public var freshness: Double? {
+        guard let control = headers["cache-control"] else { return nil }
+        var maxAge: Double?
+        for directive in control.split(separator: ",") {
+            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            switch parts.first?.lowercased() {
+            case "no-store", "no-cache": return 0
+            case "max-age":
+                let value = parts.count == 2 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : ""
+                if let seconds = Self.deltaSeconds(value) { maxAge = seconds }
+            default: continue
+            }
+        }
+        guard let maxAge else { return nil }
+        let age = headers["age"].flatMap { Self.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) } ?? 0
+        return max(0, maxAge - age)
+    }
+
+    /// RFC 9111 delta-seconds: digits only; a huge value reads as a large number, never a trap.
+    private static func deltaSeconds(_ text: String) -> Double? {
+        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return Double(text.prefix(10))
     }
 
     /// Throws `HTTPError.status` unless the status is 2xx.

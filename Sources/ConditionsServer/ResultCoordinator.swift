@@ -127,8 +127,9 @@ package final class ResultCoordinator: Sendable {
         var ttl = ttl(of: urn)
         var maxAge = 0
         if case .success(_, let source, let fetchedAt, _, let staleAge) = record.outcome {
-            // A fallback's answer stays fresh for as long as its own instance says.
-            ttl = runtime.instance(source)?.ttl ?? ttl
+            // A fallback's answer stays fresh for as long as its own instance says, or the
+            // result itself (an upstream's Cache-Control).
+            ttl = record.ttl ?? runtime.instance(source)?.ttl ?? ttl
             if staleAge == nil, ttl > 0 {
                 maxAge = max(0, Int((ttl - now.timeIntervalSince(fetchedAt)).rounded(.down)))
             }

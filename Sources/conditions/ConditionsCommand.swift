@@ -13,6 +13,7 @@ struct ConditionsCommand: AsyncParsableCommand {
         discussion: """
         Examples:
           conditions pass:snoqualmie moon:now phases:5
+          conditions forecast:stevens alerts:here     # NWS, for a place in "places" or here
           conditions                                  # the config's "report" list
           conditions --profile offline --format ndjson pass:all
           conditions --now 2026-11-21T14:00:00Z moon:now

@@ -8,7 +8,7 @@ import Testing
     @Test func everyModuleOnceByName() {
         let names = SourceCatalog.moduleNames
         #expect(Set(names).count == names.count)
-        #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec"])
+        #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec", "NWS"])
         #expect(SourceCatalog.module(named: "Astronomy") != nil)
         #expect(SourceCatalog.module(named: "astronomy") == nil)
     }
@@ -17,6 +17,8 @@ import Testing
         #expect(SourceCatalog.presentation(for: "pass").kind == "pass")
         #expect(SourceCatalog.presentation(for: .moon).kind == .moon)
         #expect(SourceCatalog.presentation(for: .phases).kind == .phases)
+        #expect(SourceCatalog.presentation(for: "forecast").kind == "forecast")
+        #expect(SourceCatalog.presentation(for: "alerts").kind == "alerts")
         #expect(SourceCatalog.presentation(for: "tide") is GenericPresentation)
         #expect(SourceCatalog.presentation(for: nil) is GenericPresentation)
     }

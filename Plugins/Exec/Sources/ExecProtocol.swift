@@ -6,7 +6,7 @@ import Foundation
 /// for the URN.
 ///
 /// Request, one JSON object on stdin followed by a newline:
-/// `{"urn", "route", "arguments", "now", "location", "options"}`.
+/// `{"urn", "route", "arguments", "now", "location", "places", "options"}`.
 /// Response, one JSON object on stdout: `{"data": …, "fetchedAt"?: "…"}` or
 /// `{"error": {"kind": "notFound", "message": "…", "suggestions"?: ["…"]}}`.
 enum ExecProtocol {
@@ -24,6 +24,7 @@ enum ExecProtocol {
             "arguments": .object(arguments),
             "now": JSONValue(context.now),
             "location": context.place.json,
+            "places": .object(JSONObject(context.places.names.compactMap { name in context.places.place(named: name).map { (name, $0.json) } })),
             "options": .object(options),
         ]
         return Data((request.serialized() + "\n").utf8)

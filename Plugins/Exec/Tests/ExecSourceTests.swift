@@ -57,7 +57,8 @@ import Testing
         let parsed = try URN(urn)
         let pattern = try #require(source.routes.first { $0.match(parsed) != nil })
         let location = Location(urn: parsed, pattern: pattern, arguments: pattern.match(parsed) ?? [:])
-        let context = SourceContext(now: now, place: place, logger: Logger(label: "test"), http: UnavailableHTTPClient(reason: "offline test"))
+        let places = Places(location: place, named: [("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.093333))])
+        let context = SourceContext(now: now, place: place, places: places, logger: Logger(label: "test"), http: UnavailableHTTPClient(reason: "offline test"))
         return try await source.resolve(location, context: context)
     }
 
@@ -99,6 +100,7 @@ import Testing
         #expect(result.data["location"]?["name"] == "Seattle")
         #expect(result.data["location"]?["latitude"] == .double(47.6097))
         #expect(result.data["location"]?["timeZone"] == "America/Los_Angeles")
+        #expect(result.data["places"] == ["stevens": ["name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333]])
         #expect(result.data["options"] == ["count": 3, "units": "metric"])
         #expect(result.fetchedAt == nil)
     }

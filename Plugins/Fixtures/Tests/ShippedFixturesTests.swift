@@ -55,6 +55,8 @@ import Testing
         case "pass": try checkPass(result.data, id: name)
         case "moon": try checkMoon(result.data)
         case "phases": try checkPhases(result.data, count: Int(name))
+        case "forecast": try checkForecast(result.data, place: name)
+        case "alerts": try checkAlerts(result.data, place: name)
         default: Issue.record("no shape check for scheme \(scheme); add one to \(#fileID)")
         }
     }
@@ -159,6 +161,44 @@ import Testing
         #expect(location["name"]?.stringValue?.isEmpty == false)
         #expect(location["latitude"]?.doubleValue.map { (-90...90).contains($0) } == true)
         #expect(location["longitude"]?.doubleValue.map { (-180...180).contains($0) } == true)
+    }
+
+    /// The NWS forecast contract (Plugins/NWS/README.md): the place, the point sent, periods in
+    /// order with their times and readings, the active alerts.
+    private func checkForecast(_ data: JSONValue, place: String) throws {
+        #expect(data["place"]?["id"] == .string(place))
+        #expect(data["hourly"] == false)
+        let point = try #require(data["point"]?.stringValue)
+        #expect(point.split(separator: ",").allSatisfy { part in Double(part) != nil && (part.split(separator: ".").dropFirst().first?.count ?? 0) <= 4 }, "point \(point)")
+        let periods = try #require(data["periods"]?.arrayValue)
+        #expect(periods.count >= 4)
+        var previousEnd: Date?
+        for period in periods {
+            let start = try #require(period["start"]?.stringValue.flatMap { Timestamp.parse($0) })
+            let end = try #require(period["end"]?.stringValue.flatMap { Timestamp.parse($0) })
+            #expect(start < end)
+            if let previousEnd { #expect(start == previousEnd, "periods follow each other") }
+            previousEnd = end
+            #expect(period["name"]?.stringValue?.isEmpty == false)
+            #expect(period["temperature"]?.doubleValue.map { (-80...140).contains($0) } == true)
+            #expect(period["temperatureUnit"] == "F")
+            #expect(period["shortForecast"]?.stringValue?.isEmpty == false)
+        }
+        #expect(data["elevationM"]?.doubleValue.map { (0...5_000).contains($0) } == true)
+        try checkAlerts(data, place: place)
+    }
+
+    /// The NWS alerts contract: each alert's event, severity and headline, dates readable.
+    private func checkAlerts(_ data: JSONValue, place: String) throws {
+        #expect(data["place"]?["id"] == .string(place))
+        for alert in try #require(data["alerts"]?.arrayValue) {
+            #expect(alert["event"]?.stringValue?.isEmpty == false)
+            #expect(["Extreme", "Severe", "Moderate", "Minor", "Unknown"].contains(alert["severity"]?.stringValue ?? ""))
+            #expect(alert["headline"]?.stringValue?.isEmpty == false)
+            for key in ["onset", "effective", "expires", "ends"] {
+                if let value = alert[key], !value.isNull { #expect(value.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(key)") }
+            }
+        }
     }
 
     private func checkPhases(_ data: JSONValue, count: Int?) throws {

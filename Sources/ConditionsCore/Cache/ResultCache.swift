@@ -32,6 +32,8 @@ package struct ResultCache: Sendable {
         package let data: JSONValue
         /// Stored so a cached answer reads through the same presentation as a fresh one.
         package var kind: ResultKind? = nil
+        /// Seconds the result stays fresh by its own account (`SourceResult.ttl`); nil: the instance's TTL.
+        package var ttl: Double? = nil
     }
 
     /// The cache folder (created 0700 on first write).
@@ -88,7 +90,8 @@ package struct ResultCache: Sendable {
               let payload = value["data"]
         else { return nil }
         return Entry(urn: urn, source: source, route: route, fetchedAt: fetchedAt, data: payload,
-                     kind: value["kind"]?.stringValue.map(ResultKind.init(rawValue:)))
+                     kind: value["kind"]?.stringValue.map(ResultKind.init(rawValue:)),
+                     ttl: value["ttl"]?.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil })
     }
 
     /// Reads up to `size` bytes; a file that grows meanwhile is cut at `size`, and one that
@@ -120,6 +123,7 @@ package struct ResultCache: Sendable {
         ]
         // Optional, so entries written before kinds existed still load (as generic results).
         if let kind = entry.kind { record["kind"] = .string(kind.rawValue) }
+        if let ttl = entry.ttl { record["ttl"] = JSONValue(ttl) }
         record["data"] = entry.data
         let target = file(for: key)
         let temporary = directory.appendingPathComponent(".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json")

@@ -4,6 +4,7 @@ import ConditionsKit
 import Exec
 import Fixtures
 import WSDOT
+import NWS
 // new-source: imports above this line
 
 /// Every source module this build knows, by the name `sources.json` uses: the one place a
@@ -18,6 +19,7 @@ package enum SourceCatalog {
         WSDOTPassSource.self,
         AstronomySource.self,
         ExecSource.self,
+        NWSSource.self,
         // new-source: modules above this line
     ]
 

@@ -112,6 +112,8 @@ package struct Configuration {
     package var profile: String?
     /// The `location`: the default place of every source.
     package var place: Place
+    /// The `places` object and `here` (the `location`).
+    package var places: Places
     /// The `sources` entries in file order.
     package var instances: [Instance]
     /// The `routes` object, sorted by scheme.
@@ -128,7 +130,7 @@ package struct Configuration {
 
     var directory: URL { file.deletingLastPathComponent() }
 
-    static let topLevelKeys = ["location", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard"]
+    static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
     package static func load(_ file: ConfigFile, profile requested: String?) throws(ConfigurationError) -> Configuration {
@@ -166,6 +168,8 @@ package struct Configuration {
         } else {
             problems.append("location: missing; add {\"name\": …, \"latitude\": …, \"longitude\": …}")
         }
+
+        let places = Places(location: place, named: readPlaces(root["places"], directory: file.directory, problems: &problems))
 
         var instances: [Instance] = []
         if let sources = root["sources"] {
@@ -271,9 +275,44 @@ package struct Configuration {
         let dashboard = readDashboard(root["dashboard"], directory: file.directory, problems: &problems)
 
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
-        return Configuration(file: file.url, profile: requested, place: place, instances: instances,
+        return Configuration(file: file.url, profile: requested, place: place, places: places, instances: instances,
                              routes: routes.sorted { $0.scheme < $1.scheme }, report: report, http: defaults, cache: cache, serve: serve,
                              dashboard: dashboard)
+    }
+
+    /// The `places` object: name → a place read like `location`. A name is a URN segment
+    /// (`Places.isValidName`), unique in any case and never `here`; every problem names its path.
+    static func readPlaces(_ value: JSONValue?, directory: URL, problems: inout [String]) -> [(name: String, place: Place)] {
+        guard let value else { return [] }
+        guard let object = value.objectValue else {
+            problems.append("places: expected an object of named places, found \(value.typeName)")
+            return []
+        }
+        var named: [(name: String, place: Place)] = []
+        var seen: [String: String] = [:]
+        for (name, entry) in object {
+            guard Places.isValidName(name) else {
+                let shown = name.count > 64 ? String(name.prefix(48)) + "…" : name
+                problems.append("places.\(JSONValue.string(shown).serialized()): a place name is 1 to 64 letters, digits, '-', '_' or '.', starting with a letter or digit")
+                continue
+            }
+            if name.lowercased() == Places.here {
+                problems.append("places.\(name): \"\(Places.here)\" always names the config's location; choose another name")
+                continue
+            }
+            if let earlier = seen[name.lowercased()] {
+                problems.append("places.\(name): the same name as places.\(earlier) (place names are case-insensitive)")
+                continue
+            }
+            seen[name.lowercased()] = name
+            guard let fields = entry.objectValue else {
+                problems.append("places.\(name): expected an object with \"latitude\" and \"longitude\", found \(entry.typeName)")
+                continue
+            }
+            var options = SourceOptions(path: "places.\(name)", object: fields, baseDirectory: directory)
+            do { named.append((name, try Place(options: &options))) } catch { problems.append(error.message) }
+        }
+        return named
     }
 
     /// One member of `routes`: an instance id, or an array of them tried in order. Nil (with

@@ -177,7 +177,7 @@ package struct Resolver: Sendable {
             let reasons = failures.filter { !Self.isCacheMiss($0.error) }
                 .map { "\($0.instance.id): \(ConditionsError.report($0.error).message)" }.joined(separator: "; ")
             instance.logger.warning("\(text): \(reasons); using the cached result of \(instance.id) from \(Timestamp.string(from: entry.fetchedAt))")
-            return cached(text, entry, stale: true)
+            return cached(text, entry, stale: true, instance: instance)
         }
         if failures.allSatisfy({ Self.isCacheMiss($0.error) }) {
             let names = failures.map(\.instance.id)
@@ -194,10 +194,10 @@ package struct Resolver: Sendable {
         throw ChainFailure(failures: failures.map { ($0.instance.id, $0.error) })
     }
 
-    private func cached(_ text: String, _ entry: ResultCache.Entry, stale: Bool) -> ResultRecord {
+    private func cached(_ text: String, _ entry: ResultCache.Entry, stale: Bool, instance: SourceInstance) -> ResultRecord {
         ResultRecord(urn: text, outcome: .success(route: entry.route, source: entry.source, fetchedAt: entry.fetchedAt,
                                                   data: entry.data, staleAge: stale ? max(0, now.timeIntervalSince(entry.fetchedAt)) : nil),
-                     kind: entry.kind)
+                     kind: entry.kind, ttl: instance.freshness(of: entry.ttl))
     }
 
     /// One instance's try: its fresh cache entry, or a fetch (cached when it succeeds).
@@ -210,12 +210,14 @@ package struct Resolver: Sendable {
         let entry = store?.load(key: key, logger: instance.logger)
         if let entry {
             let age = now.timeIntervalSince(entry.fetchedAt)
+            // The result's own lifetime (an upstream's Cache-Control), unless sources.json set one.
+            let freshness = instance.freshness(of: entry.ttl)
             // A pinned clock may lie before the entry; such an entry is still the answer for that instant.
-            if !cache.refresh, age < instance.ttl || (pinned && age < 0) {
+            if !cache.refresh, age < freshness || (pinned && age < 0) {
                 instance.logger.debug("cache hit for \(text) (age \(Int(age)) s)")
-                return .answered(cached(text, entry, stale: false))
+                return .answered(cached(text, entry, stale: false, instance: instance))
             }
-            if cache.offline { return .answered(cached(text, entry, stale: age >= instance.ttl)) }
+            if cache.offline { return .answered(cached(text, entry, stale: age >= freshness, instance: instance)) }
         } else if cache.offline, store != nil {
             return .failed(CacheMiss(), entry: nil)
         }
@@ -223,18 +225,22 @@ package struct Resolver: Sendable {
         let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
         // What the cache would serve, a source may share: nothing when the cache is off or bypassed.
         let maxAge = store != nil && !cache.refresh ? instance.ttl : 0
-        let context = SourceContext(now: now, place: runtime.configuration.place, logger: instance.logger, http: client, limits: instance.http, maxAge: maxAge)
+        let memo = CachedMemo(memory: instance.memo, store: cache.store, refresh: cache.refresh, instance: instance)
+        let context = SourceContext(now: now, place: runtime.configuration.place, places: runtime.configuration.places, logger: instance.logger,
+                                    http: client, limits: instance.http, maxAge: maxAge, memo: memo)
         instance.logger.debug("resolving \(text) via \(location.pattern)")
         do {
             let result = try await instance.source.resolve(location, context: context)
             let fetchedAt = result.fetchedAt ?? now
+            let ttl = result.ttl.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             if let store {
-                store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data, kind: result.kind),
+                store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data,
+                                                   kind: result.kind, ttl: ttl),
                             logger: instance.logger)
             }
             return .answered(ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
                                                                        fetchedAt: fetchedAt, data: result.data, staleAge: nil),
-                                          kind: result.kind))
+                                          kind: result.kind, ttl: instance.freshness(of: ttl)))
         } catch {
             // A request the source rejects (bad arguments, unknown name) gets its error, not
             // stale data nor another instance's answer.

@@ -17,6 +17,9 @@ package struct ResultRecord: Sendable {
     /// What a successful result's data is, naming its presentation; not part of the output
     /// contract (see `json`).
     package var kind: ResultKind? = nil
+    /// Seconds a successful result stays fresh from its `fetchedAt` (its instance's TTL, or the
+    /// result's own); nil: its instance's TTL. Not part of the output contract.
+    package var ttl: Double? = nil
 
     /// Whether the URN failed (exit status 1).
     package var failed: Bool { if case .failure = outcome { true } else { false } }

@@ -23,6 +23,8 @@ package struct Runtime: Sendable {
         package let profile: String?
         /// The configured location.
         package let place: Place
+        /// The configured places and `here`; nil: only `here`, the location.
+        package var places: Places? = nil
         /// The `routes` object, scheme by scheme.
         package let routes: [Configuration.Route]
         /// The `report` list.
@@ -76,12 +78,14 @@ package struct Runtime: Sendable {
                 options: SourceOptions(path: path, object: substituted, baseDirectory: configuration.directory),
                 configDirectory: configuration.directory,
                 place: configuration.place,
+                places: configuration.places,
+                userAgent: "conditions/\(Version.current)",
                 logger: instanceLogger)
             do {
                 let source = try module.init(configuration: sourceConfiguration)
                 instances.append(SourceInstance(
                     id: entry.id, module: entry.module, source: source, http: entry.http, logger: instanceLogger,
-                    ttl: entry.ttl ?? module.defaultTTL,
+                    ttl: entry.ttl ?? module.defaultTTL, configuredTTL: entry.ttl,
                     configurationText: "\(entry.id)|\(entry.module)|\(JSONValue.object(entry.options).serialized())"))
             } catch {
                 // Unrouted instances are validated too, but only errors that are not caused
@@ -106,7 +110,7 @@ package struct Runtime: Sendable {
         self.secrets = secrets
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
-            routes: configuration.routes,
+            places: configuration.places, routes: configuration.routes,
             report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard)
     }
 

@@ -12,6 +12,8 @@ package struct SourceInstance: Sendable {
     let logger: Logger
     /// Seconds a result stays fresh in the cache; 0 disables caching for this instance.
     package let ttl: Double
+    /// The `ttl` written in `sources.json`, which wins over a result's own (`SourceResult.ttl`).
+    var configuredTTL: Double? = nil
     /// The instance's configuration as written (id, module, options), the input of
     /// `fingerprint`.
     let configurationText: String
@@ -21,4 +23,13 @@ package struct SourceInstance: Sendable {
     /// looked up, not when the instance is made: an answer from local sources only never
     /// runs SHA-256, whose code (BoringSSL) was ~0.9 MiB of the MCP server's start-up pages.
     var fingerprint: String { CacheKey.digest(configurationText) }
+
+    /// What this instance keeps between URNs for the life of the process (`SourceMemo`); the
+    /// resolver puts the cache folder behind it.
+    let memo = MemoryMemo()
+
+    /// Seconds a result of this instance with its own `ttl` (nil: none) stays fresh.
+    func freshness(of resultTTL: Double?) -> Double {
+        configuredTTL ?? resultTTL ?? ttl
+    }
 }

@@ -6,7 +6,7 @@ import ConditionsKit
 struct CheckCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
-        abstract: "Validate the config: JSON syntax, modules, options, environment variables, routes and their fallback chains, the report list and the dashboard's URNs.",
+        abstract: "Validate the config: JSON syntax, places, modules, options, environment variables, routes and their fallback chains, the report list and the dashboard's URNs.",
         discussion: "Prints every problem found, one per line, and exits 2 if there is any; prints a summary and exits 0 otherwise.")
 
     @OptionGroup var global: GlobalOptions
@@ -33,7 +33,9 @@ struct CheckCommand: ParsableCommand {
         guard problems.isEmpty else { throw Failure.configuration(ConfigurationError(problems: problems)) }
         let summary = runtime.configuration
         let chained = runtime.router.routes.count { $0.handler.links.count > 1 }
+        let places = summary.places?.names.count ?? 0
         write("ok: \(summary.file.path)\(summary.profile.map { " (profile \($0))" } ?? ""): \(runtime.instances.count) sources, \(runtime.router.routes.count) routes"
-              + (chained > 0 ? " (\(chained) with fallbacks)" : "") + ", \(summary.report.count) report URNs\n", to: .standardOutput)
+              + (chained > 0 ? " (\(chained) with fallbacks)" : "") + (places > 0 ? ", \(places) places" : "")
+              + ", \(summary.report.count) report URNs\n", to: .standardOutput)
     }
 }

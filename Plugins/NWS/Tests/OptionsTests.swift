@@ -1,0 +1,70 @@
+import ConditionsKit
+import Foundation
+import Testing
+@testable import NWS
+
+@Suite struct OptionsTests {
+    @Test func defaults() throws {
+        let source = try makeSource(userAgent: "conditions/9.9")
+        #expect(source.examples == ["forecast:stevens", "forecast:stevens:hourly", "alerts:stevens"])
+        var options = Self.options([:])
+        let settings = try NWSSettings(options: &options, hostAgent: "conditions/9.9")
+        #expect(settings.baseURL.absoluteString == "https://api.weather.gov")
+        #expect(settings.userAgent == "conditions/9.9")
+        #expect(settings.pointsURL(NWSPoint(latitude: 47.745, longitude: -121.093333)).absoluteString == "https://api.weather.gov/points/47.745,-121.0933")
+        #expect(settings.alertsURL(NWSPoint(latitude: 30, longitude: -85)).absoluteString == "https://api.weather.gov/alerts/active?point=30,-85")
+        // Without places the examples use here.
+        #expect(try makeSource(places: Places(location: seattle)).examples.first == "forecast:here")
+    }
+
+    @Test func aContactInTheUserAgentAndABaseURLWithAPath() throws {
+        var options = Self.options(["userAgent": "conditions/0.1.0 (ops@example.com)", "baseURL": "http://127.0.0.1:8080/nws"])
+        let settings = try NWSSettings(options: &options, hostAgent: "x")
+        #expect(settings.userAgent == "conditions/0.1.0 (ops@example.com)")
+        #expect(settings.pointsURL(NWSPoint(latitude: 1, longitude: 2)).absoluteString == "http://127.0.0.1:8080/nws/points/1,2")
+    }
+
+    @Test func badOptionsNameTheirPath() {
+        let cases: [(JSONValue, String)] = [
+            (["userAgent": "a\r\nX-Injected: 1"], "sources.nws.options.userAgent: expected 1 to 256 printable ASCII characters"),
+            (["userAgent": "  "], "sources.nws.options.userAgent: expected 1 to 256"),
+            (["userAgent": 7], "sources.nws.options.userAgent: expected a string, found number"),
+            (["baseURL": "api.weather.gov"], "sources.nws.options.baseURL: \"api.weather.gov\" is not an absolute http or https URL"),
+            (["baseURL": "https://api.weather.gov/?key=1"], "is not an absolute http or https URL without a query"),
+            (["useragent": "x"], "unknown option sources.nws.options.useragent (did you mean \"userAgent\"?)"),
+        ]
+        for (options, message) in cases {
+            do {
+                _ = try makeSource(options.objectValue ?? JSONObject())
+                Issue.record("accepted \(options)")
+            } catch let error as ConditionsError {
+                #expect(error.kind == .configuration)
+                #expect(error.message.contains(message), "\(error.message)")
+            } catch {
+                Issue.record("\(error)")
+            }
+        }
+    }
+
+    @Test func placesByNameHereAndNotFoundWithSuggestions() throws {
+        let urn = try URN("forecast:stevns:hourly")
+        let here = try NamedPoint.resolve("HERE", places: places, urn: urn)
+        #expect(here.id == "here" && here.name == "Seattle" && here.point.text == "47.6097,-122.3331")
+        let stevens = try NamedPoint.resolve("Stevens", places: places, urn: urn)
+        #expect(stevens.id == "stevens" && stevens.name == "Stevens Pass")
+        #expect(try NamedPoint.resolve("puget-sound", places: places, urn: urn).id == "Puget-Sound")
+        #expect(try NamedPoint.resolve("+47.5,-121", places: places, urn: urn).point.text == "47.5,-121")
+        do {
+            _ = try NamedPoint.resolve("stevns", places: places, urn: urn)
+            Issue.record("found")
+        } catch {
+            #expect(error.kind == .notFound)
+            #expect(error.message == "no place named \"stevns\" (places: stevens, snoqualmie, sumatra, Puget-Sound, here; or latitude,longitude)")
+            #expect(error.suggestions == ["forecast:stevens:hourly"])
+        }
+    }
+
+    static func options(_ object: JSONValue) -> SourceOptions {
+        SourceOptions(path: "sources.nws.options", object: object.objectValue ?? JSONObject(), baseDirectory: URL(fileURLWithPath: "/tmp"))
+    }
+}

@@ -1,0 +1,66 @@
+import ConditionsKit
+import Foundation
+import Logging
+import Synchronization
+import Testing
+@testable import ConditionsCore
+
+/// `RetryingHTTPClient` with a request's own `HTTPRetry` (NWS: 500 and 503, twice): how many
+/// attempts, how long each wait (recorded, never slept), `Retry-After` honoured or refused.
+@Suite struct RetryPolicyTests {
+    /// Answers from a script of statuses (and optional Retry-After values), counting requests.
+    final class Scripted: HTTPClient {
+        let script: Mutex<[(Int, String?)]>
+        let sent = Mutex(0)
+        init(_ script: [(Int, String?)]) { self.script = Mutex(script) }
+        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+            sent.withLock { $0 += 1 }
+            let (status, retryAfter) = script.withLock { $0.isEmpty ? (200, nil) : $0.removeFirst() }
+            return HTTPResponse(status: status, headers: retryAfter.map { ["retry-after": $0] } ?? [:], body: Data(), url: request.url)
+        }
+    }
+
+    final class Waits: Sendable {
+        let all = Mutex<[Double]>([])
+    }
+
+    func run(_ script: [(Int, String?)], retry: HTTPRetry) async throws -> (status: Int, attempts: Int, waits: [Double]) {
+        let base = Scripted(script)
+        let waits = Waits()
+        var client = RetryingHTTPClient(base: base, logger: Logger(label: "test"))
+        client.sleep = { seconds in waits.all.withLock { $0.append(seconds) } }
+        let response = try await client.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/x")!, retry: retry))
+        return (response.status, base.sent.withLock { $0 }, waits.all.withLock { $0 })
+    }
+
+    let nws = HTTPRetry(statuses: [429, 500, 502, 503, 504], attempts: 2)
+
+    @Test func twiceWithDoublingBackoff() async throws {
+        var outcome = try await run([(500, nil), (503, nil)], retry: nws)
+        #expect(outcome.status == 200 && outcome.attempts == 3 && outcome.waits == [0.5, 1.0])
+        outcome = try await run([(503, nil), (503, nil), (503, nil)], retry: nws)
+        #expect(outcome.status == 503 && outcome.attempts == 3 && outcome.waits == [0.5, 1.0], "at most twice")
+    }
+
+    @Test func retryAfterIsHonouredUpToFiveSeconds() async throws {
+        var outcome = try await run([(503, "2"), (503, "0")], retry: nws)
+        #expect(outcome.status == 200 && outcome.waits == [2, 0])
+        outcome = try await run([(503, nil), (503, "60")], retry: nws)
+        #expect(outcome.status == 503 && outcome.attempts == 2 && outcome.waits == [0.5], "a minute is not waited for")
+    }
+
+    @Test func theDefaultIsOnceAndNeverOn500() async throws {
+        #expect(HTTPRequest(url: URL(string: "http://x/")!).retry == .standard)
+        var outcome = try await run([(503, nil), (503, nil)], retry: .standard)
+        #expect(outcome.status == 503 && outcome.attempts == 2 && outcome.waits == [0.5])
+        outcome = try await run([(500, nil)], retry: .standard)
+        #expect(outcome.status == 500 && outcome.attempts == 1 && outcome.waits.isEmpty)
+        outcome = try await run([(503, nil)], retry: HTTPRetry(statuses: [503], attempts: 0))
+        #expect(outcome.status == 503 && outcome.attempts == 1)
+    }
+
+    @Test func aSourceCannotAskForMoreThanThreeRepeats() {
+        #expect(HTTPRetry(statuses: [503], attempts: 50).attempts == HTTPRetry.maximumAttempts)
+        #expect(HTTPRetry(statuses: [503], attempts: -1).attempts == 0)
+    }
+}
