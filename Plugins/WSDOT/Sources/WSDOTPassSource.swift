@@ -138,9 +138,9 @@ public struct WSDOTPassSource: ConditionsSource {
             let feed = settings.mode == .feed
                 ? try PassFeed(mobileData: response.body, url: Redaction.redact(url), timeZone: settings.timeZone)
                 : try PassFeed(data: response.body, secret: settings.accessCode)
-            return FeedMemo.Fetched(feed: feed, fetchedAt: context.now)
+            return FeedMemo.Fetched(value: feed, madeAt: context.now)
         }
-        return (fetched.feed, fetched.fetchedAt)
+        return (fetched.value, fetched.madeAt)
     }
 
     /// Fetches every page concurrently. If any fails the whole answer fails, naming each
