@@ -79,7 +79,14 @@ struct ForecastPresentation: ResultPresentation {
     static func heading(_ data: JSONValue, hourly: Bool, context: PresentationContext) -> String {
         var parts = [context.style.bold(placeName(data)) + (hourly ? " hourly" : "")]
         if let feet = feet(data) { parts.append("\(feet) ft") }
-        if let updated = AlertReading.date(data["updated"]) { parts.append("updated \(context.localTime(updated, .dateTime))") }
+        if let updated = AlertReading.date(data["updated"]) {
+            // Over a day old, it is no forecast for today (a replayed recording, a stale cache).
+            if let age = data["age"]?.doubleValue, age > 86_400 {
+                parts.append(context.style.yellow("issued \(context.localTime(updated, .date)), \(Int(age / 86_400)) day\(age < 172_800 ? "" : "s") old"))
+            } else {
+                parts.append("updated \(context.localTime(updated, .dateTime))")
+            }
+        }
         return parts.joined(separator: " · ")
     }
 

@@ -58,7 +58,10 @@ public struct NWSSource: ConditionsSource {
         var data = JSONObject([
             ("place", place.json), ("point", .string(place.point.text)), ("hourly", .bool(hourly)),
             ("grid", JSONValue(grid.gridText)), ("nearby", JSONValue(grid.nearby)), ("timeZone", JSONValue(grid.timeZone)),
-            ("updated", JSONValue(forecast.updated)), ("generatedAt", JSONValue(forecast.generatedAt)),
+            ("updated", JSONValue(forecast.updated)),
+            // Whole seconds since NWS updated it, so a forecast kept or replayed long after says so.
+            ("age", JSONValue(forecast.updated.map { Int(context.now.timeIntervalSince($0).rounded()) })),
+            ("generatedAt", JSONValue(forecast.generatedAt)),
             ("elevationM", JSONValue(forecast.elevationM)), ("url", .string(Self.pageURL(place.point))),
         ])
         var freshness = response.freshness

@@ -42,6 +42,16 @@ import Testing
         #expect(ForecastPresentation().render(result.data, context: styled)[1] == "  \u{1B}[1m\u{1B}[33m⚠ Winter Weather Advisory until Mon Nov 3 10:00 PST (Moderate · Expected · Likely)\u{1B}[0m\u{1B}[0m")
     }
 
+    @Test func aForecastOverADayOldSaysHowOld() async throws {
+        guard case .object(var data) = try await resolved("forecast:stevens").data else { Issue.record("not an object"); return }
+        #expect(data["age"]?.intValue.map { $0 < 86_400 } == true, "the stand-in's forecast is fresh at the test's clock")
+        data["age"] = .int(86_400 * 388)
+        let lines = ForecastPresentation().render(.object(data), context: context("forecast:stevens"))
+        #expect(lines[0] == "forecast:stevens  Stevens Pass · 4,061 ft · issued Sun Nov 2 2025, 388 days old")
+        data["age"] = .int(86_400 + 60)
+        #expect(ForecastPresentation().render(.object(data), context: context("forecast:stevens"))[0].hasSuffix("issued Sun Nov 2 2025, 1 day old"))
+    }
+
     @Test func anHourlyForecastReadsTwelveHours() async throws {
         let result = try await resolved("forecast:stevens:hourly")
         let lines = ForecastPresentation().render(result.data, context: context("forecast:stevens:hourly"))
