@@ -106,6 +106,7 @@ package struct ConditionsServer: Sendable {
             return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
         }
         router.get("/v1/events") { request, context in try api.stream(request, closing: context.channel.closeFuture) }
+        router.get("/v1/history/**") { request, _ in try await api.history(request) }
         let openAPI: Result<OpenAPIDocument, OpenAPIDocument.Unusable>
         do {
             openAPI = .success(try OpenAPIDocument.load())

@@ -18,7 +18,7 @@ import Testing
             extra: #", "history": {"path": "history.sqlite"}"#)
         try WatchHookTests.script(#"""
             now=$(sed 's/.*"now": *"\([^"]*\)".*/\1/')
-            case "$now" in *T14*|*T16*) status=open ;; *T15*) status=closed ;; *) status="at $now" ;; esac
+            case "$now" in 2026-11-21T14*|2026-11-21T16*) status=open ;; 2026-11-21T15*) status=closed ;; *) status="at $now" ;; esac
             printf '{"data": {"status": "%s"}, "fetchedAt": "%s"}\n' "$status" "$now"
             """#, at: dir.appendingPathComponent("clock.sh"))
         return dir
