@@ -134,6 +134,7 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/part.mustache"),
                 .embedInCode("Dashboard/Resources/templates/moon.mustache"),
                 .embedInCode("Dashboard/Resources/templates/chart.mustache"),
+                .embedInCode("Dashboard/Resources/templates/history.mustache"),
                 .embedInCode("Dashboard/Resources/templates/map.mustache"),
                 .embedInCode("Dashboard/Resources/templates/error.mustache"),
                 .embedInCode("Dashboard/Resources/assets/dashboard.css"),
