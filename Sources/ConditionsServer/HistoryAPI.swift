@@ -10,8 +10,8 @@ extension API {
     /// `GET /v1/history/{urn}?since=7d&until=…&limit=…`: the changes recorded for one URN,
     /// oldest first, with the window they answer. 503 when this server records no history.
     func history(_ request: Request) async throws -> Response {
-        let text = String(request.uri.path.dropFirst("/v1/history/".count))
-        let urn = text.utf8.contains(UInt8(ascii: "%")) ? text.removingPercentEncoding ?? text : text
+        let raw = String(request.uri.path.dropFirst("/v1/history/".count))
+        let urn = raw.utf8.contains(UInt8(ascii: "%")) ? raw.removingPercentEncoding ?? raw : raw
         do { _ = try URN(urn) } catch {
             throw RequestError(status: .badRequest, kind: "invalidURN", message: error.message)
         }
@@ -45,14 +45,14 @@ extension API {
         } catch {
             throw RequestError(status: .serviceUnavailable, kind: "historyUnavailable", message: "the history store cannot be read: \(error.reason)")
         }
-        let body: JSONValue = [
-            "urn": .string(urn),
-            "since": JSONValue(window.from),
-            "until": JSONValue(window.to),
-            "truncated": .bool(found.truncated),
-            "changes": .array(found.changes.map(\.json)),
-        ]
+        // The changes' stored results spliced in as they are, not parsed and written again.
+        var text = #"{"urn":"# + JSONValue.string(urn).serialized()
+        text += #","since":""# + Timestamp.string(from: window.from) + #"","until":""# + Timestamp.string(from: window.to)
+        text += #"","truncated":"# + (found.truncated ? "true" : "false") + #","changes":["#
+        text += found.changes.map(\.jsonText).joined(separator: ",") + "]}\n"
+        let bytes = Array(text.utf8)
         // What was recorded a moment ago is in the next answer: never stored by a cache.
-        return json(body, request: request, maxAge: nil)
+        return body(ByteBuffer(bytes: bytes), etag: HTTPCaching.etag(bytes), contentType: "application/json", request: request,
+                    status: .ok, maxAge: nil, lastModified: nil)
     }
 }

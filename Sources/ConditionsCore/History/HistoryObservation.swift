@@ -50,8 +50,22 @@ package struct HistoryChange: Sendable, Equatable {
     package let observations: Int
     /// The change key's status.
     package let status: String
-    /// The result of the first observation, in full.
-    package let result: JSONValue
+    /// The result of the first observation, in full, as the store keeps it: JSON text this
+    /// program wrote. Kept as text, so a query answering thousands of changes parses none
+    /// (scenario 13 of docs/performance.md).
+    package let resultText: String
+
+    package init(urn: String, firstSeen: Date, lastSeen: Date, observations: Int, status: String, resultText: String) {
+        self.urn = urn
+        self.firstSeen = firstSeen
+        self.lastSeen = lastSeen
+        self.observations = observations
+        self.status = status
+        self.resultText = resultText
+    }
+
+    /// The result object, parsed.
+    package var result: JSONValue { (try? JSONValue.parse(resultText)) ?? .null }
 
     /// `{"urn", "firstSeen", "lastSeen", "observations", "status", "result"}`.
     package var json: JSONValue {
@@ -63,6 +77,20 @@ package struct HistoryChange: Sendable, Equatable {
             "status": .string(status),
             "result": result,
         ]
+    }
+
+    /// `json` serialized on one line, the result spliced in as stored rather than parsed and
+    /// written again.
+    package var jsonText: String {
+        var text = #"{"urn":"#
+        text.reserveCapacity(resultText.utf8.count + urn.utf8.count + 120)
+        text += JSONValue.string(urn).serialized()
+        text += #","firstSeen":""# + Timestamp.string(from: firstSeen)
+        text += #"","lastSeen":""# + Timestamp.string(from: lastSeen)
+        text += #"","observations":"# + String(observations)
+        text += #","status":"# + JSONValue.string(status).serialized()
+        text += #","result":"# + resultText + "}"
+        return text
     }
 }
 

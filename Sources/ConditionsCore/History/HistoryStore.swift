@@ -123,14 +123,13 @@ package final class HistoryStore: Sendable {
         var changes: [HistoryChange] = []
         changes.reserveCapacity(rows.count)
         for row in rows {
-            let text = row.column("result")?.string ?? "null"
             changes.append(HistoryChange(
                 urn: row.column("urn")?.string ?? urn,
                 firstSeen: Self.date(row.column("first_seen")?.integer ?? 0),
                 lastSeen: Self.date(row.column("last_seen")?.integer ?? 0),
                 observations: row.column("observations")?.integer ?? 1,
                 status: row.column("status")?.string ?? "",
-                result: (try? JSONValue.parse(text)) ?? .string(text)))
+                resultText: row.column("result")?.string ?? "null"))
         }
         var truncated = false
         if let limit, changes.count > limit {

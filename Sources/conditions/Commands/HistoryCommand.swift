@@ -116,14 +116,15 @@ struct HistoryCommand: AsyncParsableCommand {
     static func render(_ changes: [HistoryChange], format: OutputFormat, renderer: TextRenderer, timeZone: TimeZone) -> String {
         switch format {
         case .json:
-            return JSONValue.array(changes.map(\.json)).serialized(pretty: true) + "\n"
+            // One change per line: the stored results are spliced in, not parsed and re-indented.
+            return changes.isEmpty ? "[]\n" : "[\n" + changes.map(\.jsonText).joined(separator: ",\n") + "\n]\n"
         case .ndjson:
-            return changes.map { $0.json.serialized() + "\n" }.joined()
+            return changes.map { $0.jsonText + "\n" }.joined()
         case .csv:
             let header = "urn,firstSeen,lastSeen,observations,status,result\r\n"
             return header + changes.map { change in
                 [change.urn, Timestamp.string(from: change.firstSeen), Timestamp.string(from: change.lastSeen), String(change.observations),
-                 change.status, change.result.serialized()].map(CSVWriter.quote).joined(separator: ",") + "\r\n"
+                 change.status, change.resultText].map(CSVWriter.quote).joined(separator: ",") + "\r\n"
             }.joined()
         case .text:
             var calendar = Calendar(identifier: .gregorian)
@@ -146,6 +147,7 @@ struct HistoryCommand: AsyncParsableCommand {
     /// The status, or for a kind whose status says only "changed", the data in brief.
     static func summary(_ change: HistoryChange) -> String {
         guard change.status == "changed", let data = change.result["data"] else { return change.status }
+        // Only a kind with no status of its own is parsed, to say its data in brief.
         let text = data.serialized()
         return text.count > 80 ? String(text.prefix(79)) + "…" : text
     }
