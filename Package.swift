@@ -43,6 +43,9 @@ let package = Package(
         // Tests only: `/v1/openapi.json` decoded and validated as OpenAPI 3.1 (OpenAPITests).
         // Without its default trait (ExternalLoading): nothing here loads external references.
         .package(url: "https://github.com/mattpolzin/OpenAPIKit", exact: "6.4.0", traits: []),
+        // The history store (Sources/ConditionsCore/History): SQLite compiled in, each statement on
+        // NIO's thread pool, never on a cooperative-pool thread (README, "History").
+        .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
     ],
     targets: [
         // MARK: Contract
@@ -90,6 +93,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "SQLiteNIO", package: "sqlite-nio"),
             ]
         ),
         // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
@@ -131,6 +135,7 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/part.mustache"),
                 .embedInCode("Dashboard/Resources/templates/moon.mustache"),
                 .embedInCode("Dashboard/Resources/templates/chart.mustache"),
+                .embedInCode("Dashboard/Resources/templates/history.mustache"),
                 .embedInCode("Dashboard/Resources/templates/map.mustache"),
                 .embedInCode("Dashboard/Resources/templates/error.mustache"),
                 .embedInCode("Dashboard/Resources/assets/dashboard.css"),
@@ -196,7 +201,8 @@ let package = Package(
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl", "LazyLibcurl", "LazyLibcurlProbe"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
-        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")]),
+        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log"),
+                                                            .product(name: "SQLiteNIO", package: "sqlite-nio")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
             .product(name: "Subprocess", package: "swift-subprocess"),

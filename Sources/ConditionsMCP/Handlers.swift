@@ -28,13 +28,16 @@ package final class MCPHandlers: Sendable {
     /// share one fetch within a call, as within one report, and never across calls, since
     /// the factory keeps every response it coalesced for as long as it lives.
     let httpClients: @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient
+    /// The history store the `history` tool reads; nil: none.
+    let historyFile: URL?
     private let initialized = Mutex(false)
 
     /// Handlers answering from `runtime` through `cache`, with `httpClients` making each
-    /// call's HTTP client factory.
+    /// call's HTTP client factory, and the `history` tool reading `historyFile`.
     package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
-                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient) {
+                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, historyFile: URL? = nil) {
         self.runtime = runtime
+        self.historyFile = historyFile
         self.cache = cache
         self.httpClients = httpClients
     }
@@ -62,7 +65,8 @@ package final class MCPHandlers: Sendable {
     package static let instructions = """
     Outdoor conditions (mountain passes, moon, moon phases and more) behind URNs such as \
     pass:snoqualmie, moon:now, phases:5. Call `routes` to learn which URNs this configuration \
-    answers, then `resolve` with up to \(maximumURNs) URNs at once.
+    answers, then `resolve` with up to \(maximumURNs) URNs at once; `history` tells what changed \
+    in the past, as far as `conditions watch` or `serve` recorded it.
     """
 
     /// The tools, with input schemas and descriptions written for a model.
@@ -112,6 +116,7 @@ package final class MCPHandlers: Sendable {
             """,
             inputSchema: ["type": "object", "properties": [:], "additionalProperties": false],
             annotations: .init(title: "List sources", readOnlyHint: true, idempotentHint: true, openWorldHint: false)),
+        historyTool,
     ]
 
     /// Runs the tool `name`. An unknown tool is a protocol error (the request names nothing
@@ -133,6 +138,16 @@ package final class MCPHandlers: Sendable {
         case "sources":
             if let message = Self.rejectArguments(arguments, tool: name) { return Self.toolError(message) }
             return sources()
+        case "history":
+            switch Self.validateHistory(arguments, now: Date(), timeZone: runtime.configuration.place.timeZone ?? .current) {
+            case .failure(let message): return Self.toolError(message)
+            case .success(let (urn, window)):
+                // Limited as resolving is: each call opens the store and reads from disk.
+                switch await limited({ await self.history(urn, window) }) {
+                case .success(let result): return result
+                case .failure(let refusal): return CallTool.Result(content: [.text(text: refusal.message, annotations: nil, _meta: nil)], isError: true)
+                }
+            }
         default:
             let shown = name.utf8.count > 100 ? String(name.prefix(100)) + "…" : name
             throw MCPError.invalidParams("Unknown tool \"\(shown)\"; the tools are: \(Self.tools.map(\.name).joined(separator: ", "))")

@@ -15,8 +15,8 @@ package struct ConditionsMCPServer: Sendable {
     /// A server answering from `runtime` through `cache`, with `httpClients` making each
     /// call's HTTP client factory (`HTTPClients.make`).
     package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
-                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, logger: Logger) {
-        handlers = MCPHandlers(runtime: runtime, cache: cache, httpClients: httpClients)
+                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, logger: Logger, historyFile: URL? = nil) {
+        handlers = MCPHandlers(runtime: runtime, cache: cache, httpClients: httpClients, historyFile: historyFile)
         self.logger = logger
     }
 

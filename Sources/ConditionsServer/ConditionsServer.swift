@@ -22,16 +22,21 @@ package struct ConditionsServer: Sendable {
     package let metrics: ServerMetrics
     /// One watcher per URN for `/v1/events`.
     let events: EventHub
+    /// Where every fresh resolution is recorded and `/v1/history` reads; nil with `--no-history`.
+    let history: HistoryRecorder?
     let logger: Logger
 
-    /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory.
-    package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger) {
+    /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
+    /// recording in `history`.
+    package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger,
+                 history: HistoryRecorder? = nil) {
         self.runtime = runtime
+        self.history = history
         self.settings = settings
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics)
+        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics, history: history)
         self.coordinator = coordinator
         self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
     }
@@ -49,6 +54,7 @@ package struct ConditionsServer: Sendable {
             cancellationSignals: [],
             logger: logger).withShutdownGrace(settings.shutdownGrace))
         try await group.run()
+        await history?.close()
     }
 
     /// Hummingbird's HTTP/1 server over `makeRouter()`, with fresh answers from memory given
@@ -100,6 +106,7 @@ package struct ConditionsServer: Sendable {
             return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
         }
         router.get("/v1/events") { request, context in try api.stream(request, closing: context.channel.closeFuture) }
+        router.get("/v1/history/**") { request, _ in try await api.history(request) }
         let openAPI: Result<OpenAPIDocument, OpenAPIDocument.Unusable>
         do {
             openAPI = .success(try OpenAPIDocument.load())

@@ -42,12 +42,15 @@ package final class ResultCoordinator: Sendable {
     private let logger: Logger
     private let metrics: ServerMetrics
     private let state: Mutex<State>
+    /// Where each fresh resolution is recorded; nil with `--no-history`.
+    private let history: HistoryRecorder?
 
     /// A coordinator over `runtime`, using `cachePolicy`'s on-disk cache behind its memory,
     /// which keeps at most `limits`.
     package init(runtime: Runtime, cachePolicy: Resolver.CachePolicy, limits: MemoryCacheLimits = .standard,
-                 logger: Logger, metrics: ServerMetrics) {
+                 logger: Logger, metrics: ServerMetrics, history: HistoryRecorder? = nil) {
         self.runtime = runtime
+        self.history = history
         self.cachePolicy = cachePolicy
         self.logger = logger
         self.metrics = metrics
@@ -124,6 +127,8 @@ package final class ResultCoordinator: Sendable {
                                 http: HTTPClients.make(version: Version.current, logger: logger))
         resolver.cache = cachePolicy
         let record = await resolver.resolve([urn])[0]
+        // Committed before any client is answered: a change already shown is never lost.
+        await history?.record([record], at: now)
         var ttl = ttl(of: urn)
         var maxAge = 0
         if case .success(_, let source, let fetchedAt, _, let staleAge) = record.outcome {

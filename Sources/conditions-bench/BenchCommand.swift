@@ -16,7 +16,8 @@ struct BenchCommand: AsyncParsableCommand {
         1,000 event streams, 1,000 cold clients (needs nginx-light and wrk); 10 conditions mcp: \
         resolve latency and idle RSS after start-up and after 300 calls; 11 the dashboard page of \
         conditions serve (wrk, page weight, first paint in headless Chromium); 12 pass:all three ways: \
-        the mobile feed, the plain-HTML fan-out, pages rendered by Chromium. Exit status 1 when \
+        the mobile feed, the plain-HTML fan-out, pages rendered by Chromium; 13 the history store \
+        with 1,000,000 changes: write throughput, one URN's last 7 days, size on disk. Exit status 1 when \
         any target is missed.
         """)
 
@@ -26,7 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Latency of each loopback response, in milliseconds.")
     var latency: Int = 200
 
-    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–12); repeat for several.")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–13); repeat for several.")
     var scenarios: [Int] = []
 
     @Flag(help: "Print the machine and every figure as JSON instead of the table.")
@@ -36,12 +37,12 @@ struct BenchCommand: AsyncParsableCommand {
     var binary: String?
 
     /// Every scenario, in the order they run.
-    static let all = Array(1...12)
+    static let all = Array(1...13)
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
-        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–12") }
+        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–13") }
     }
 
     func run() async throws {
@@ -76,6 +77,7 @@ struct BenchCommand: AsyncParsableCommand {
                 case 10: figures += try await MCPServer.run(bench)
                 case 11: figures += try await DashboardPage.run(bench)
                 case 12: figures += try await ThreeWays.run(bench)
+                case 13: figures += try await HistoryStoreFill.run(bench)
                 default: break // validate() admits only the scenarios above
                 }
             } catch {

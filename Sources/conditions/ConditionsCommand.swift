@@ -20,6 +20,7 @@ struct ConditionsCommand: AsyncParsableCommand {
           conditions routes                           # what URNs can be asked
           conditions check                            # validate sources.json
           conditions watch pass:stevens --every 5m    # print changes as they happen
+          conditions history pass:stevens --since 30d # the changes watch and serve recorded
           conditions serve --listen 127.0.0.1:8080    # the same URNs over HTTP
 
         Report options (--config, --profile, --format text|json|ndjson|csv, --template, --now, \
@@ -30,7 +31,7 @@ struct ConditionsCommand: AsyncParsableCommand {
         stdout closed; a closed pipe ends the run by SIGPIPE unless SIGPIPE is ignored).
         """,
         version: Version.current,
-        subcommands: [ReportCommand.self, WatchCommand.self, ServeCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, CompletionCommand.self, MCPCommand.self],
+        subcommands: [ReportCommand.self, WatchCommand.self, HistoryCommand.self, ServeCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, CompletionCommand.self, MCPCommand.self],
         defaultSubcommand: ReportCommand.self)
 }
 
@@ -110,7 +111,7 @@ enum Main {
     /// checks this list against `--experimental-dump-help`).
     static let optionsWithValues: Set<String> = [
         "--config", "--profile", "--cache-dir", "--format", "--template", "--now",
-        "--every", "--exec", "--exec-timeout", "--count", "--listen", "--token",
+        "--every", "--exec", "--exec-timeout", "--count", "--listen", "--token", "--since", "--until",
     ]
 
     /// Lets options come before the subcommand, as git and kubectl allow:

@@ -74,7 +74,7 @@ import Testing
         #expect(answered == Self.running + Self.waiting)
         #expect(refused == refusedCount)
         #expect(((replies[2]?["result"] as? [String: Any])?["structuredContent"] as? [String: Any])?["routes"] != nil)
-        #expect(((replies[3]?["result"] as? [String: Any])?["tools"] as? [Any])?.count == 3)
+        #expect(((replies[3]?["result"] as? [String: Any])?["tools"] as? [Any])?.count == 4)
         let busy = try #require(replies[4]?["error"] as? [String: Any])
         #expect(busy["code"] as? Int == -32000)
         #expect((busy["message"] as? String)?.contains("Server busy") == true)

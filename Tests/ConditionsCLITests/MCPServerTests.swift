@@ -26,7 +26,7 @@ import Testing
         #expect(server["protocolVersion"] as? String == "2025-11-25")
 
         let tools = try #require(summary["tools"] as? [String: [String: Any]])
-        #expect(Set(tools.keys) == ["resolve", "routes", "sources"])
+        #expect(Set(tools.keys) == ["resolve", "routes", "sources", "history"])
         let resolveSchema = try #require(tools["resolve"]?["inputSchema"] as? [String: Any])
         #expect(resolveSchema["required"] as? [String] == ["urns"])
         let urnsSchema = try #require((resolveSchema["properties"] as? [String: Any])?["urns"] as? [String: Any])

@@ -231,3 +231,15 @@ import Testing
         #expect(allowed.methods(for: "/v1") == [])
     }
 }
+
+extension OpenAPITests {
+    /// The history window's parameters say exactly what the server accepts: the same pattern.
+    @Test func historyWindowPatternIsTheServers() throws {
+        let document = try JSONSerialization.jsonObject(with: Data(contentsOf: Self.source)) as? [String: Any]
+        let parameters = (document?["components"] as? [String: Any])?["parameters"] as? [String: Any]
+        for name in ["Since", "Until"] {
+            let schema = (parameters?[name] as? [String: Any])?["schema"] as? [String: Any]
+            #expect(schema?["pattern"] as? String == HistoryWindow.pattern, "\(name)")
+        }
+    }
+}

@@ -127,10 +127,12 @@ package struct Configuration {
     package var serve = ServeSettings()
     /// The `dashboard` settings.
     package var dashboard = DashboardSettings()
+    /// The `history` settings.
+    package var history = HistorySettings()
 
     var directory: URL { file.deletingLastPathComponent() }
 
-    static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard"]
+    static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard", "history"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
     package static func load(_ file: ConfigFile, profile requested: String?) throws(ConfigurationError) -> Configuration {
@@ -273,11 +275,12 @@ package struct Configuration {
         }
 
         let dashboard = readDashboard(root["dashboard"], directory: file.directory, problems: &problems)
+        let history = readHistory(root["history"], directory: file.directory, problems: &problems)
 
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
         return Configuration(file: file.url, profile: requested, place: place, places: places, instances: instances,
                              routes: routes.sorted { $0.scheme < $1.scheme }, report: report, http: defaults, cache: cache, serve: serve,
-                             dashboard: dashboard)
+                             dashboard: dashboard, history: history)
     }
 
     /// The `places` object: name → a place read like `location`. A name is a URN segment

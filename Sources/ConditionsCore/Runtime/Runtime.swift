@@ -35,6 +35,8 @@ package struct Runtime: Sendable {
         package let serve: Configuration.ServeSettings
         /// The `dashboard` settings.
         package var dashboard = Configuration.DashboardSettings()
+        /// The `history` settings.
+        package var history = Configuration.HistorySettings()
 
         /// The schemes routed to instance `id`, each once, in scheme order.
         package func schemes(of id: String) -> [String] {
@@ -111,7 +113,8 @@ package struct Runtime: Sendable {
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
             places: configuration.places, routes: configuration.routes,
-            report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard)
+            report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard,
+            history: configuration.history)
     }
 
     /// A runtime over instances made elsewhere (tests' own sources), routed by `routes`.

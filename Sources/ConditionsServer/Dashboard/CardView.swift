@@ -47,7 +47,8 @@ struct CardView {
     /// for the map are appended to `markers`.
     static func context(_ built: Built, id: String, now: Date, markers: inout [Marker]) -> [String: Any] {
         let record = built.record
-        var view: [String: Any] = ["id": id, "urn": record.urn, "state": built.state]
+        // The history strip, when any, is the page's to add (`Dashboard.historyStrips`).
+        var view: [String: Any] = ["id": id, "urn": record.urn, "state": built.state, "history": false]
         switch record.outcome {
         case .failure(let kind, let message, let suggestions):
             view["kind"] = "failed"

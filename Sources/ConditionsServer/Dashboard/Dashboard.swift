@@ -94,8 +94,12 @@ final class Dashboard: Sendable {
 
         var markers: [CardView.Marker] = []
         var used: [String: Int] = [:]
+        let strips = await historyStrips(built.map(\.record), now: now)
         let cards = built.map { built -> [String: Any] in
-            CardView.context(built, id: Self.cardID(for: built.record.urn, used: &used), now: now, markers: &markers)
+            let id = Self.cardID(for: built.record.urn, used: &used)
+            var view = CardView.context(built, id: id, now: now, markers: &markers)
+            if let strip = strips[built.record.urn] { view["history"] = strip(id) }
+            return view
         }
         let ttls = urns.map { Int(server.coordinator.ttl(of: $0)) }.filter { $0 > 0 }
         let refresh = ttls.min().map { min(Self.maximumRefresh, max(Self.minimumRefresh, $0)) } ?? Self.defaultRefresh
@@ -171,7 +175,9 @@ final class Dashboard: Sendable {
         let answer = await server.coordinator.resolve(urn)
         let built = build([answer.record])[0]
         var markers: [CardView.Marker] = []
-        let context = CardView.context(built, id: id, now: Date(), markers: &markers)
+        let now = Date()
+        var context = CardView.context(built, id: id, now: now, markers: &markers)
+        if let strip = await historyStrips([answer.record], now: now)[urn] { context["history"] = strip(id) }
         let html = resources.templates.render(context, withTemplate: "card") ?? ""
         var response = respond(html, request: request)
         // The script asks after a change event: a cached copy would be the old card.
@@ -195,6 +201,31 @@ final class Dashboard: Sendable {
     }
 
     // MARK: Parts
+
+    /// For each pass card, its last 48 hours from the history store, as a function of the
+    /// card's id giving the `history` template's context. None when the server records no
+    /// history or its store cannot be read (the page is the same as without history).
+    private func historyStrips(_ records: [ResultRecord], now: Date) async -> [String: (String) -> Any] {
+        let passes = records.filter { $0.kind?.rawValue == "pass" }
+        guard !passes.isEmpty, let store = await server.history?.store() else { return [:] }
+        var found: [(ResultRecord, [HistoryChange])] = []
+        for record in passes {
+            guard let changes = try? await store.changes(urn: record.urn, from: now.addingTimeInterval(-HistoryStrip.span), to: now,
+                                                         limit: HistoryStrip.maximumChanges).changes else { continue }
+            found.append((record, changes))
+        }
+        let place = server.runtime.configuration.place
+        var strips: [String: (String) -> Any] = [:]
+        renderer.withLock { renderer in
+            for (record, changes) in found {
+                let stretches = HistoryStrip.stretches(changes, kind: record.kind, now: now, context: renderer.context(urn: record.urn, place: place))
+                let times = stretches.flatMap { [$0.from, $0.to] }
+                let local = Dictionary(times.map { ($0, renderer.localTime($0, withDate: true)) }, uniquingKeysWith: { first, _ in first })
+                strips[record.urn] = { id in HistoryStrip.view(stretches, id: id, now: now) { local[$0] ?? Timestamp.string(from: $0) } ?? false }
+            }
+        }
+        return strips
+    }
 
     private func build(_ records: [ResultRecord]) -> [CardView.Built] {
         let place = server.runtime.configuration.place

@@ -37,7 +37,8 @@ struct MCPCommand: AsyncParsableCommand {
         InterruptSignals.endChildren(then: .dieOfTheSignal)
         let httpClients = { @Sendable in HTTPClients.make(version: Version.current, logger: logger) }
         do {
-            try await ConditionsMCPServer(runtime: runtime, cache: policy, httpClients: httpClients, logger: logger).run()
+            try await ConditionsMCPServer(runtime: runtime, cache: policy, httpClients: httpClients, logger: logger,
+                                          historyFile: runtime.configuration.history.file(environment: global.environment)).run()
         } catch {
             write("conditions: mcp: \(TerminalText.sanitized(LogSetup.redact(String(describing: error)), oneLine: true))\n", to: .standardError)
             throw ExitCode(1)

@@ -31,6 +31,9 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "No progress display on stderr.")
     var quiet = false
 
+    @Flag(name: .long, help: "Record the results in the history store, as watch and serve do (see 'conditions history --help').")
+    var record = false
+
     @Argument(help: ArgumentHelp("URNs such as pass:snoqualmie, moon:now, phases:5; \"-\" reads them from stdin.", valueName: "urn"))
     var urns: [String] = []
 
@@ -60,7 +63,23 @@ struct ReportCommand: AsyncParsableCommand {
         }
 
         var failed = false
-        if let templateRenderer {
+        if record {
+            // Recorded before printing, as watch does; a pinned clock (--now) is when they were observed.
+            let records = await resolver.resolve(requested)
+            progress?.finish()
+            let recorder = HistoryRecorder(settings: runtime.configuration.history, environment: global.environment, logger: logger)
+            await recorder.record(records, at: clock.now)
+            await recorder.close()
+            failed = records.contains(where: \.failed)
+            if let templateRenderer {
+                write(templateRenderer.render(records, generatedAt: clock.now, place: runtime.configuration.place), to: .standardOutput)
+            } else {
+                var printer = ReportPrinter(format: format, style: .forStandardOutput(environment: global.environment),
+                                            place: runtime.configuration.place)
+                for record in records { printer.print(record) }
+                printer.finish()
+            }
+        } else if let templateRenderer {
             // A template may refer to any result from anywhere, so it sees them all at once.
             let records = await resolver.resolve(requested)
             progress?.finish()

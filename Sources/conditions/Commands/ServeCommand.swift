@@ -25,12 +25,17 @@ struct ServeCommand: AsyncParsableCommand {
           curl -s localhost:8080/v1/urn/pass:snoqualmie | jq -r .data.status
           curl -s localhost:8080/v1/openapi.json        # OpenAPI 3.1
 
+        Every fresh resolution is recorded in the history store, committed before it is \
+        answered (GET /v1/history/{urn}; 'conditions history --help'); --no-history records \
+        nothing.
+
         SIGTERM or Ctrl-C stops accepting, lets requests in flight finish (at most 10 s), ends \
         event streams and exits 0.
         """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var history: HistoryOptions
 
     @Option(name: .long, help: ArgumentHelp("Address to listen on (default: config \"serve.listen\", else 127.0.0.1:8080).", valueName: "host:port"))
     var listen: String?
@@ -51,7 +56,8 @@ struct ServeCommand: AsyncParsableCommand {
             if let token = resolved.settings.token { LogSetup.secrets.withLock { _ = $0.insert(token) } }
             if let warning = resolved.warning { write("conditions: \(warning)\n", to: .standardError) }
             server = ConditionsServer(runtime: runtime, settings: resolved.settings,
-                                      cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger)
+                                      cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger,
+                                      history: history.recorder(runtime: runtime, environment: global.environment, logger: logger))
         } catch let error as ConfigurationError {
             throw Failure.configuration(error)
         }

@@ -29,12 +29,17 @@ struct WatchCommand: AsyncParsableCommand {
           conditions watch pass:stevens --every 5m --exec notify-send --exec "Stevens Pass"
           conditions watch moon:now --every 1h --exec '["/usr/local/bin/post-to-chat", "--channel", "moon"]'
 
+        Every poll's results are recorded in the history store (see 'conditions history \
+        --help'), each change committed before it is printed or its hook runs; \
+        --no-history records nothing.
+
         Ctrl-C, SIGTERM or SIGHUP stops watching, sends SIGTERM to running hooks' (and Exec \
         programs') groups, and exits 0.
         """)
 
     @OptionGroup var global: GlobalOptions
     @OptionGroup var cache: CacheOptions
+    @OptionGroup var history: HistoryOptions
 
     @Option(name: .long, help: ArgumentHelp("Interval between polls: 90, 90s, 5m, 1h.", valueName: "duration"))
     var every: String = "5m"
@@ -80,6 +85,7 @@ struct WatchCommand: AsyncParsableCommand {
         let renderer = TextRenderer(style: .forStandardOutput(environment: global.environment),
                                     timeZone: runtime.configuration.place.timeZone ?? .current,
                                     placeName: runtime.configuration.place.name)
+        let recorder = history.recorder(runtime: runtime, environment: global.environment, logger: logger)
         var tracker = WatchTracker()
         var poll = 0
         while true {
@@ -88,6 +94,9 @@ struct WatchCommand: AsyncParsableCommand {
             var resolver = Resolver(runtime: runtime, now: now, pinned: false, http: HTTPClients.make(version: Version.current, logger: logger))
             resolver.cache = policy
             let records = await resolver.resolve(watched)
+            // Committed before anything is printed or run: a change already shown is never
+            // lost, even to SIGKILL.
+            await recorder?.record(records, at: now)
             for change in tracker.changes(in: records, at: now) {
                 let event = change.event
                 switch format {
@@ -102,7 +111,10 @@ struct WatchCommand: AsyncParsableCommand {
                     await hook.run(event: event, urn: change.record.urn, status: change.after.status, previous: before.status, logger: logger)
                 }
             }
-            if let count, poll >= count { return }
+            if let count, poll >= count {
+                await recorder?.close()
+                return
+            }
             try await StandardStreams.sleepWatchingOutput(seconds: interval)
         }
     }

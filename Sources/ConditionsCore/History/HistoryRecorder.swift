@@ -1,0 +1,115 @@
+import ConditionsKit
+import Foundation
+import Logging
+import Synchronization
+
+/// How `watch` and `serve` keep history: the store opened on the first observation (a command
+/// that records nothing never opens it), every observation recorded, and no fault of the
+/// store's ever stopping the command.
+///
+/// - A store that cannot be opened (corrupt, unreadable, a newer schema's) is logged once;
+///   recording is then off for the rest of the run.
+/// - A write that fails (disk full, another process holding the store past the busy timeout)
+///   is logged, and so is the first write that succeeds again.
+package final class HistoryRecorder: Sendable {
+    private enum State: Sendable {
+        case closed
+        case opening(Task<HistoryStore?, Never>)
+        case open(HistoryStore)
+        case off(HistoryError)
+    }
+
+    /// The store's file.
+    package let file: URL
+    private let retain: Double
+    private let logger: Logger
+    private let state = Mutex<State>(.closed)
+    /// Writes that failed since the last one that succeeded.
+    private let failedWrites = Mutex(0)
+
+    /// A recorder for `settings`' store (its default path from `environment`).
+    package init(settings: Configuration.HistorySettings, environment: [String: String], logger: Logger) {
+        file = settings.file(environment: environment)
+        retain = settings.retain
+        self.logger = logger
+    }
+
+    /// Records one poll's (or one resolution's) records, observed at `at`; returns once they
+    /// are committed, or once the failure is logged.
+    package func record(_ records: [ResultRecord], at: Date) async {
+        let records = records.filter(Self.isObservation)
+        guard !records.isEmpty, let store = await store() else { return }
+        do {
+            try await store.record(records.map { HistoryObservation($0, at: at) })
+            let failed = failedWrites.withLock { count in defer { count = 0 }; return count }
+            if failed > 0 { logger.warning("history: recording again in \(file.path) after \(failed) failed write\(failed == 1 ? "" : "s")") }
+        } catch {
+            let failed = failedWrites.withLock { count in count += 1; return count }
+            let what = records.count == 1 ? records[0].urn : "\(records.count) results"
+            if failed == 1 {
+                logger.error("history: could not record \(what): \(error); going on without recording until a write succeeds")
+            } else {
+                logger.debug("history: could not record \(what): \(error.reason) (\(failed) failed writes)")
+            }
+        }
+    }
+
+    /// Whether `record` says something about conditions: a result, or an upstream's failure
+    /// (`error: timeout` is a state worth keeping). A URN that is malformed, routes nowhere or
+    /// has arguments its source rejects is the asker's mistake, and a server would otherwise
+    /// keep one row for every such URN any client sends.
+    static func isObservation(_ record: ResultRecord) -> Bool {
+        guard case .failure(let kind, _, _) = record.outcome else { return true }
+        return !["invalidURN", "notFound", "invalidArguments", "configuration"].contains(kind)
+    }
+
+    /// The open store, opening it on the first call; nil when recording is off because it
+    /// could not be opened (logged once).
+    package func store() async -> HistoryStore? {
+        enum Step { case ready(HistoryStore?), wait(Task<HistoryStore?, Never>) }
+        let step: Step = state.withLock { state in
+            switch state {
+            case .open(let store): return .ready(store)
+            case .off: return .ready(nil)
+            case .opening(let task): return .wait(task)
+            case .closed:
+                let task = Task { await self.openNow() }
+                state = .opening(task)
+                return .wait(task)
+            }
+        }
+        switch step {
+        case .ready(let store): return store
+        case .wait(let task): return await task.value
+        }
+    }
+
+    private func openNow() async -> HistoryStore? {
+        do {
+            let store = try await HistoryStore.open(file, retain: retain, logger: logger)
+            state.withLock { $0 = .open(store) }
+            return store
+        } catch {
+            state.withLock { $0 = .off(error) }
+            logger.error("history: not recording: \(error)")
+            return nil
+        }
+    }
+
+    /// Why recording is off, once opening the store failed; nil otherwise.
+    package var failure: HistoryError? {
+        state.withLock { if case .off(let error) = $0 { error } else { nil } }
+    }
+
+    /// Closes the store if it was opened.
+    package func close() async {
+        let opened: Task<HistoryStore?, Never>? = state.withLock { state in
+            switch state {
+            case .open(let store): return Task { store }
+            case .opening(let task): return task
+            case .closed, .off: return nil
+            }
+        }
+        await opened?.value?.close()
+    }
+}
