@@ -116,13 +116,6 @@ struct ForecastPresentation: ResultPresentation {
     /// The grid's elevation in feet, thousands grouped (`4,062`).
     static func feet(_ data: JSONValue) -> String? {
         guard let metres = data["elevationM"]?.doubleValue, metres.isFinite, abs(metres) < 100_000 else { return nil }
-        let feet = Int((metres / 0.3048).rounded())
-        let digits = Array(String(feet.magnitude))
-        var text = feet < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text += "," }
-            text.append(digit)
-        }
-        return text
+        return GroupedNumber.text(Int((metres / 0.3048).rounded()))
     }
 }

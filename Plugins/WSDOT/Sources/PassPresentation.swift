@@ -68,7 +68,7 @@ struct PassPresentation: ResultPresentation {
         if let weather = pass["weather"]?.stringValue { rows.append(.init("Weather", weather)) }
         if let temperature = pass["temperatureF"]?.doubleValue { rows.append(.init("Temperature", "\(JSONValue.double(temperature))°F")) }
         if let elevation = pass["elevationFt"]?.doubleValue, let feet = Int(exactly: elevation.rounded()) {
-            rows.append(.init("Elevation", "\(Self.grouped(feet)) ft"))
+            rows.append(.init("Elevation", "\(GroupedNumber.text(feet)) ft"))
         }
         for (label, value) in pass["extra"]?.objectValue ?? JSONObject() {
             if let text = value.stringValue { rows.append(.init(label, text)) }
@@ -109,17 +109,6 @@ struct PassPresentation: ResultPresentation {
             let name = period["period"]?.stringValue ?? ""
             return (name.isEmpty ? "Forecast" : name, text)
         }
-    }
-
-    /// `3,022`: thousands grouped as WSDOT writes them.
-    static func grouped(_ number: Int) -> String {
-        let digits = Array(String(number.magnitude))
-        var text = number < 0 ? "-" : ""
-        for (index, digit) in digits.enumerated() {
-            if index > 0, (digits.count - index) % 3 == 0 { text += "," }
-            text.append(digit)
-        }
-        return text
     }
 
     static func tone(_ status: String) -> ResultCard.Tone {
