@@ -36,11 +36,14 @@ import Testing
             // open, closed, open, each a change.
             var statuses: [String] = []
             for _ in 0..<3 {
-                let second = Int(Date().timeIntervalSince1970)
                 let reply = try await server.request("/v1/urn/pass:stevens")
                 #expect(reply.status == 200)
                 statuses.append((reply.object["data"] as? [String: Any])?["status"] as? String ?? "")
-                while Int(Date().timeIntervalSince1970) == second { try await Task.sleep(for: .milliseconds(50)) }
+                // The server keeps a local answer for the rest of the second it was made in,
+                // which is at the latest the second the reply arrived in: wait past that one
+                // (the second taken before asking could be older and race the answer).
+                let answered = Int(Date().timeIntervalSince1970)
+                while Int(Date().timeIntervalSince1970) == answered { try await Task.sleep(for: .milliseconds(50)) }
             }
             #expect(statuses == ["open", "closed", "open"])
             let history = try await server.request("/v1/history/pass:stevens?since=1h")
