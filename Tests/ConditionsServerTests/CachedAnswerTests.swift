@@ -214,10 +214,14 @@ final class RawConnection: @unchecked Sendable {
     }
 
     /// Reads until the server closes the connection; the seconds from `since` until then, or
-    /// nil if it was still open after `seconds` more (the connection is closed then).
+    /// nil if it was still open after `seconds` more (the connection is closed then). The close
+    /// is timed on the event loop that sees it, not when this task gets round to reading it, so
+    /// a stalled test does not stretch the figure past what the server did.
     func secondsUntilClosedByServer(since started: ContinuousClock.Instant, within seconds: Int64) async throws -> Double? {
         let channel = channel.channel
         let deadlinePassed = Mutex(false)
+        let closedAt = Mutex<ContinuousClock.Instant?>(nil)
+        channel.closeFuture.whenComplete { _ in closedAt.withLock { $0 = $0 ?? .now } }
         let deadline = channel.eventLoop.scheduleTask(in: .seconds(seconds)) {
             deadlinePassed.withLock { $0 = true }
             channel.close(promise: nil)
@@ -226,9 +230,28 @@ final class RawConnection: @unchecked Sendable {
         do {
             while try await inbound.next() != nil {}
         } catch {}
+        try? await channel.closeFuture.get()
         guard !deadlinePassed.withLock({ $0 }) else { return nil }
-        let elapsed = ContinuousClock.now - started
+        let elapsed = (closedAt.withLock { $0 } ?? .now) - started
         return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+
+    /// Why the server's close of this connection cannot have been its idle timeout, or nil if it
+    /// can. `since` must be taken before the connection's last activity (its connect, or the
+    /// write of its last request): the server's idle clock starts no earlier, so a correct
+    /// server closes no sooner than `idleTimeout` after `since`, and a stall in this test can
+    /// only make the figure longer, never shorter. `within`: how long to wait at most.
+    func idleCloseProblem(since: ContinuousClock.Instant, idleTimeout: Duration, within seconds: Int64 = 20) async throws -> String? {
+        guard let closedAfter = try await secondsUntilClosedByServer(since: since, within: seconds) else {
+            return "still open after \(seconds) s"
+        }
+        // Timers on the event loop fire at their deadline or later; the slack covers the two
+        // clocks' reading granularity only.
+        let timeout = Double(idleTimeout.components.seconds) + Double(idleTimeout.components.attoseconds) / 1e18
+        guard closedAfter >= timeout - 0.05 else {
+            return "closed \(closedAfter) s after its last activity, before the \(timeout) s idle timeout"
+        }
+        return nil
     }
 
     /// Closes the connection; called before the last reference goes (NIO's writer must be finished).

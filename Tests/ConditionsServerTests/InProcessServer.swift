@@ -20,15 +20,19 @@ struct InProcessServer: ServedHTTP {
 
     /// Serves the `sources.json` in `directory` for the length of `body`.
     /// `listen`: the address, as `--listen` gives it (nil: the config's `serve.listen`).
+    /// `adjust`: changes the resolved settings, for what no config may say (a test's deliberately
+    /// broken server).
     static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
-                     noAuth: Bool = false, _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {
+                     noAuth: Bool = false, adjust: (inout ServerSettings) -> Void = { _ in },
+                     _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {
         let environment = ["HOME": directory.path, "TZ": "UTC"].merging(environment) { $1 }
         var logger = Logger(label: "conditions-serve-test")
         logger.logLevel = .warning
         let configuration = try Configuration.load(try ConfigFile.read(directory.appendingPathComponent("sources.json")), profile: nil)
         let runtime = try Runtime(configuration, environment: environment, logger: logger)
-        let settings = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth, configured: configuration.serve,
+        var settings = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth, configured: configuration.serve,
                                                   environment: environment).settings
+        adjust(&settings)
         let cache = try Resolver.CachePolicy(settings: configuration.cache, offline: false, refresh: false, noCache: false,
                                              directory: nil, environment: environment)
         let server = ConditionsServer(runtime: runtime, settings: settings, cachePolicy: cache, logger: logger)
