@@ -49,15 +49,28 @@ let package = Package(
     ],
     targets: [
         // MARK: Contract
+        // What a module implements and receives, and nothing else: the protocol, URN and router,
+        // the result, options, context, errors and the presentation API (Sources/ConditionsKit).
         .target(
             name: "ConditionsKit",
             dependencies: [
+                "ConditionsJSON",
+                "ConditionsFormats",
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "OrderedCollections", package: "swift-collections"),
             ]
         ),
 
         // MARK: Shared toolkits
+        // Civil time (ISO 8601 instants, calendar arithmetic) and grouped numbers.
+        .target(name: "ConditionsFormats"),
+        // JSON values, parsing and writing: result data, sources.json, fixtures.
+        .target(name: "ConditionsJSON", dependencies: [
+            "ConditionsFormats",
+            .product(name: "OrderedCollections", package: "swift-collections"),
+        ]),
+        // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
+        // module that answers them (Astronomy, Aeris).
+        .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -68,7 +81,7 @@ let package = Package(
         // which opens libcurl.so.4 on the first call (docs/performance.md, scenario 1).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "LazyLibcurl"),
-        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "CCurl", "LazyLibcurl"], exclude: ["README.md"]),
+        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "ConditionsJSON", "CCurl", "LazyLibcurl"], exclude: ["README.md"]),
         // Runs child programs (hooks, Exec programs, the page renderer): own process group, clean
         // signal state, deadline, output cap, no cooperative-pool thread waiting.
         .target(name: "ConditionsProcess", dependencies: [
@@ -81,14 +94,9 @@ let package = Package(
             name: "ConditionsCore",
             dependencies: [
                 "ConditionsKit",
+                "ConditionsJSON",
+                "ConditionsFormats",
                 "ConditionsHTTP",
-                "Fixtures",
-                "Aeris",
-                "WSDOT",
-                "Astronomy",
-                "Exec",
-                "NWS",
-                // new-source: modules above this line
                 "ConditionsProcess",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -102,6 +110,8 @@ let package = Package(
             dependencies: [
                 "ConditionsCore",
                 "ConditionsKit",
+                "ConditionsJSON",
+                "ConditionsFormats",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -113,6 +123,8 @@ let package = Package(
             dependencies: [
                 "ConditionsCore",
                 "ConditionsKit",
+                "ConditionsJSON",
+                "ConditionsFormats",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -143,9 +155,26 @@ let package = Package(
                 .embedInCode("OpenAPI/openapi.json"),
             ]
         ),
+        // MARK: Registration
+        // The source modules `conditions` links, listed once (RegisteredModules.swift); the host
+        // targets above depend on none of them.
+        .target(
+            name: "ConditionsModules",
+            dependencies: [
+                "ConditionsKit",
+                "Fixtures",
+                "Aeris",
+                "WSDOT",
+                "Astronomy",
+                "Exec",
+                "NWS",
+            ]
+        ),
+
         .executableTarget(
             name: "conditions",
             dependencies: [
+                "ConditionsModules",
                 "ConditionsCore",
                 "ConditionsKit",
                 "ConditionsProcess",
@@ -162,6 +191,7 @@ let package = Package(
         .executableTarget(
             name: "conditions-bench",
             dependencies: [
+                "ConditionsModules",
                 "ConditionsCore",
                 "ConditionsKit",
                 "ConditionsHTML",
@@ -178,15 +208,15 @@ let package = Package(
         .executableTarget(name: "conditions-bench-spawn", path: "Sources/conditions-bench-spawn"),
 
         // MARK: Source modules (plugins)
-        .target(name: "Fixtures", dependencies: ["ConditionsKit"], path: "Plugins/Fixtures/Sources"),
-        .target(name: "Aeris", dependencies: ["ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
+        .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"], path: "Plugins/Fixtures/Sources"),
+        .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
         // ConditionsProcess: the `render` option runs a headless browser.
-        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources"),
-        .target(name: "Astronomy", dependencies: ["ConditionsKit"], path: "Plugins/Astronomy/Sources"),
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
+                exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json")]),
+        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon"], path: "Plugins/Astronomy/Sources"),
         // ConditionsProcess: each URN runs the configured program.
-        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
-        .target(name: "NWS", dependencies: ["ConditionsKit"], path: "Plugins/NWS/Sources"),
-        // new-source: targets above this line
+        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
+        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"], path: "Plugins/NWS/Sources"),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
@@ -196,12 +226,18 @@ let package = Package(
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ], path: "Tests/Support/TestHarness"),
+        // Modules only tests register: the host, the server and MCP are tested with modules they
+        // do not know (Echo, a map of its own; Combine, which resolves other URNs through the host).
+        .target(name: "TestSources", dependencies: ["ConditionsKit", "ConditionsJSON"], path: "Tests/Support/TestSources"),
         // Calls LazyLibcurl's functions from C, as FoundationNetworking does.
         .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl", "LazyLibcurl", "LazyLibcurlProbe"]),
-        .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit"]),
+        .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"]),
+        .testTarget(name: "ConditionsJSONTests", dependencies: ["ConditionsJSON", "ConditionsFormats", "ConditionsKit"]),
+        .testTarget(name: "ConditionsFormatsTests", dependencies: ["ConditionsFormats"]),
+        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsFormats"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
-        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", "ConditionsModules", "TestSources", "LoopbackServer", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "SQLiteNIO", package: "sqlite-nio")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
@@ -210,7 +246,7 @@ let package = Package(
         ]),
         .testTarget(name: "ConditionsMCPTests", dependencies: ["ConditionsMCP"]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
-            "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "LoopbackServer", "TestHarness",
+            "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -221,15 +257,13 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
-        .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit"], path: "Plugins/Fixtures/Tests"),
-        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
-        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
+        .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsFormats"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
         // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
-        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsHTTP", "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log")],
-                    path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
-        // new-source: test targets above this line
+        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsHTTP", "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 // Shared by the fuzz targets that drive a source's `resolve()`: compiled into each of them by
 // scripts/fuzz (never part of the SwiftPM package).
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging

@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 import Logging
 
@@ -47,6 +48,11 @@ public protocol ConditionsSource: Sendable {
     /// `conditions routes`; empty by default.
     var examples: [String] { get }
 
+    /// The URN schemes this instance resolves through the host (`SourceContext.resolve`) to
+    /// combine other sources' answers; a config that routes none of them is refused at load
+    /// and by `conditions check`. Empty by default.
+    var requiredSchemes: [String] { get }
+
     /// The names of this module's options whose values are secrets: credentials, access
     /// codes, tokens. Empty by default.
     ///
@@ -83,6 +89,7 @@ public protocol ConditionsSource: Sendable {
 
 extension ConditionsSource {
     public var examples: [String] { [] }
+    public var requiredSchemes: [String] { [] }
     public static var defaultTTL: Double { 0 }
     /// No secret options.
     public static var secretOptions: Set<String> { [] }
@@ -144,11 +151,14 @@ public struct SourceContext: Sendable {
 
     /// Answers this instance keeps between URNs and runs (`SourceMemo`): lookups that rarely change.
     public let memo: any SourceMemo
+    /// Resolves other URNs for a source that combines them; nil: none can be (`resolve` fails each).
+    public let urns: (any URNResolving)?
 
     /// A context; the host makes these, tests may too. `places` nil: only `here`, the `place`;
-    /// `memo` nil: a memo of this context's own, in memory.
+    /// `memo` nil: a memo of this context's own, in memory; `urns` nil: no other URN resolves.
     public init(now: Date, place: Place, places: Places? = nil, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits(),
-                maxAge: Double = 0, memo: (any SourceMemo)? = nil) {
+                maxAge: Double = 0, memo: (any SourceMemo)? = nil, urns: (any URNResolving)? = nil) {
+        self.urns = urns
         self.now = now
         self.place = place
         self.places = places ?? Places(location: place)
@@ -157,6 +167,20 @@ public struct SourceContext: Sendable {
         self.limits = limits
         self.maxAge = maxAge
         self.memo = memo ?? MemoryMemo()
+    }
+}
+
+extension SourceContext {
+    /// Resolves other URNs through the host, for a source that combines them (list their
+    /// schemes in `requiredSchemes`): the answers a report would give, from the same cache and
+    /// limits, in the order asked. A URN that is already being resolved further up (a cycle)
+    /// or lies too many combinations deep fails with `ConditionsError.Kind.configuration`.
+    /// Name what was used in the result (`SourceResult.inputs`, from `ResolvedURN.input`).
+    public func resolve(_ urns: [String]) async -> [ResolvedURN] {
+        guard let resolver = self.urns else {
+            return urns.map { ResolvedURN(urn: $0, source: nil, result: .failure(ConditionsError(.configuration, "no host resolves other URNs here"))) }
+        }
+        return await resolver.resolve(urns)
     }
 }
 
@@ -171,13 +195,16 @@ public struct SourceResult: Sendable {
     /// Seconds the result stays fresh when the upstream says so (`HTTPResponse.freshness`, its
     /// `Cache-Control: max-age`); nil: the instance's TTL. A `ttl` written in `sources.json` wins.
     public var ttl: Double?
+    /// The URNs a combined result was made from (`SourceContext.resolve`); empty for others.
+    public var inputs: [Input]
 
     /// A result holding `data` of `kind`, fetched at `fetchedAt` (nil: now), fresh for `ttl`
-    /// seconds (nil: the instance's TTL).
-    public init(data: JSONValue, kind: ResultKind? = nil, fetchedAt: Date? = nil, ttl: Double? = nil) {
+    /// seconds (nil: the instance's TTL), made from `inputs`.
+    public init(data: JSONValue, kind: ResultKind? = nil, fetchedAt: Date? = nil, ttl: Double? = nil, inputs: [Input] = []) {
         self.data = data
         self.kind = kind
         self.fetchedAt = fetchedAt
         self.ttl = ttl
+        self.inputs = inputs
     }
 }

@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 
 /// What a source uses to fetch from the network; the host hands each source one through its

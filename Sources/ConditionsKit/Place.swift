@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 
 /// A named point on Earth: the config's top-level `location`, or a source's own override.

@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 
 /// Small answers a source keeps between URNs and between runs: lookups whose answer rarely

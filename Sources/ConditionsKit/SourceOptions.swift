@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 
 /// A source's `options` object from `sources.json`, read key by key with typed accessors.

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import MCP
@@ -264,7 +265,7 @@ package final class MCPHandlers: Sendable {
         switch record.outcome {
         case .success(_, _, let fetchedAt, let data, let staleAge):
             let place = runtime.configuration.place
-            let renderer = TextRenderer(style: TextStyle(enabled: false), timeZone: place.timeZone ?? .current, placeName: place.name)
+            let renderer = TextRenderer(catalog: runtime.catalog, style: TextStyle(enabled: false), timeZone: place.timeZone ?? .current, placeName: place.name)
             var lines = renderer.render(urn: record.urn, data: TerminalText.sanitized(data), kind: record.kind)
             if let staleAge {
                 lines.append("  stale: upstream failed; showing the result fetched \(renderer.localTime(fetchedAt, withDate: true)) (\(TextRenderer.age(staleAge)) ago)")
@@ -293,14 +294,14 @@ package final class MCPHandlers: Sendable {
             let schemes = configuration.schemes(of: instance.id)
             return ["id": .string(instance.id), "module": .string(instance.module), "schemes": .array(schemes.map(JSONValue.string))]
         }
-        let modules: [JSONValue] = SourceCatalog.modules.map { ["module": .string($0.moduleName), "serves": .string($0.summary)] }
+        let modules: [JSONValue] = runtime.catalog.modules.map { ["module": .string($0.moduleName), "serves": .string($0.summary)] }
         var text = "Instances:\n"
         text += Table(headers: ["ID", "MODULE", "ROUTED SCHEMES"], rows: instances.map { row in
             [row["id"]?.stringValue ?? "", row["module"]?.stringValue ?? "",
              (row["schemes"]?.arrayValue ?? []).compactMap(\.stringValue).joined(separator: ", ")]
         }).rendered(indent: 2)
         text += "\nModules:\n"
-        text += Table(headers: ["MODULE", "SERVES"], rows: SourceCatalog.modules.map { [$0.moduleName, $0.summary] }).rendered(indent: 2)
+        text += Table(headers: ["MODULE", "SERVES"], rows: runtime.catalog.modules.map { [$0.moduleName, $0.summary] }).rendered(indent: 2)
         let structured: JSONValue = ["instances": .array(instances), "modules": .array(modules)]
         return CallTool.Result(content: [.text(text: LogSetup.redact(text), annotations: nil, _meta: nil)],
                                structuredContent: Optional.some(Value(json: structured)))

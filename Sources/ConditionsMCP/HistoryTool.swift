@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging
@@ -88,7 +89,7 @@ extension MCPHandlers {
 
     private func historyAnswer(_ urn: String, _ window: HistoryWindow, _ changes: [HistoryChange], truncated: Bool, note: String?) -> CallTool.Result {
         let place = runtime.configuration.place
-        let renderer = TextRenderer(style: TextStyle(enabled: false), timeZone: place.timeZone ?? .current, placeName: place.name)
+        let renderer = TextRenderer(catalog: runtime.catalog, style: TextStyle(enabled: false), timeZone: place.timeZone ?? .current, placeName: place.name)
         let period = "\(renderer.localTime(window.from, withDate: true)) to \(renderer.localTime(window.to, withDate: true))"
         var lines = ["\(urn): \(changes.count) change\(changes.count == 1 ? "" : "s") recorded from \(period)\(truncated ? " (the latest \(changes.count); earlier ones left out)" : "")"]
         if let note { lines.append(note) }

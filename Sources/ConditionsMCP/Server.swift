@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Hummingbird
@@ -63,7 +64,7 @@ struct API: Sendable {
                 ["id": .string(instance.id), "module": .string(instance.module), "ttl": .int(Int(instance.ttl)),
                  "schemes": .array(configuration.schemes(of: instance.id).map(JSONValue.string))]
             }),
-            "modules": .array(SourceCatalog.modules.map { ["module": .string($0.moduleName), "serves": .string($0.summary)] }),
+            "modules": .array(server.runtime.catalog.modules.map { ["module": .string($0.moduleName), "serves": .string($0.summary)] }),
         ]
     }
 

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging
@@ -66,7 +67,7 @@ final class EventHub: Service, Sendable {
             for key in keys {
                 var poller = state.pollers[key] ?? Poller()
                 poller.subscribers.insert(id)
-                if let latest = poller.latest { continuation.yield(Self.sse(Self.initialEvent(latest, at: Date()), name: "initial")) }
+                if let latest = poller.latest { continuation.yield(Self.sse(Self.initialEvent(latest, at: Date(), catalog: coordinator.catalog), name: "initial")) }
                 if poller.task == nil {
                     poller.task = Task { await self.poll(key) }
                 }
@@ -111,7 +112,7 @@ final class EventHub: Service, Sendable {
     }
 
     private func poll(_ key: Key) async {
-        var tracker = WatchTracker()
+        var tracker = WatchTracker(catalog: coordinator.catalog)
         while !Task.isCancelled {
             let answer = await coordinator.resolve(key.urn)
             let now = Date()
@@ -132,9 +133,9 @@ final class EventHub: Service, Sendable {
     }
 
     /// The event a client joining late gets: the current state, as `watch` prints a first poll.
-    static func initialEvent(_ record: ResultRecord, at now: Date) -> JSONValue {
+    static func initialEvent(_ record: ResultRecord, at now: Date, catalog: SourceCatalog) -> JSONValue {
         ["event": "initial", "urn": .string(record.urn), "at": JSONValue(now), "before": .null,
-         "after": .string(ResultState(record).status), "result": record.json]
+         "after": .string(ResultState(record, catalog: catalog).status), "result": record.json]
     }
 
     static func sse(_ event: JSONValue, name: String) -> String {

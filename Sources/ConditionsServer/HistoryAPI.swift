@@ -1,4 +1,6 @@
 import ConditionsCore
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Hummingbird

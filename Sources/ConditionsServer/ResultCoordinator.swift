@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging
@@ -38,6 +39,8 @@ package final class ResultCoordinator: Sendable {
     }
 
     private let runtime: Runtime
+    /// The registered modules, whose presentations say what a change is.
+    var catalog: SourceCatalog { runtime.catalog }
     private let cachePolicy: Resolver.CachePolicy
     private let logger: Logger
     private let metrics: ServerMetrics

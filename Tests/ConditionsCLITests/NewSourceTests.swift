@@ -30,9 +30,10 @@ import Testing
     static func skeleton() throws -> URL {
         let folder = try CLI.temporaryDirectory()
         try copyPackage(to: folder, only: ["Package.swift", "scripts"])
-        let host = folder.appendingPathComponent("Sources/ConditionsCore/Catalog")
-        try FileManager.default.createDirectory(at: host, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Sources/ConditionsCore/Catalog/SourceCatalog.swift"), to: host.appendingPathComponent("SourceCatalog.swift"))
+        let registry = folder.appendingPathComponent("Sources/ConditionsModules")
+        try FileManager.default.createDirectory(at: registry, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: CLI.packageRoot.appendingPathComponent("Sources/ConditionsModules/RegisteredModules.swift"),
+                                         to: registry.appendingPathComponent("RegisteredModules.swift"))
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("Plugins"), withIntermediateDirectories: true)
         return folder
     }
@@ -43,7 +44,7 @@ import Testing
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let package = try text(folder.appendingPathComponent("Package.swift"))
-        let catalog = try text(folder.appendingPathComponent("Sources/ConditionsCore/Catalog/SourceCatalog.swift"))
+        let catalog = try text(folder.appendingPathComponent("Sources/ConditionsModules/RegisteredModules.swift"))
 
         let run = try await Self.newSource(["Tides", "tide"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
@@ -55,7 +56,7 @@ import Testing
         let source = try text(plugin.appendingPathComponent("Sources/TidesSource.swift"))
         #expect(source.contains("public struct TidesSource: ConditionsSource {"))
         #expect(source.contains("[\"tide:{id}\"]"))
-        // The module brings its own presentation; the host is not edited beyond the catalog line.
+        // The module brings its own presentation; the host is not edited at all.
         #expect(source.contains("struct TidesPresentation: ResultPresentation {"))
         #expect(source.contains("public static let kind: ResultKind = \"tide\""))
         #expect(try text(plugin.appendingPathComponent("README.md")).contains("\"routes\": { \"tide\": \"tide\" }"))
@@ -64,17 +65,17 @@ import Testing
         let added = Set(newPackage.split(separator: "\n")).subtracting(package.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
         #expect(added == [
             "\"Tides\",",
-            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\"], path: \"Plugins/Tides/Sources\"),",
-            ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\"], path: \"Plugins/Tides/Tests\"),",
+            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsFormats\"], path: \"Plugins/Tides/Sources\"),",
+            ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsFormats\"], path: \"Plugins/Tides/Tests\"),",
         ])
         #expect(newPackage.split(separator: "\n").count == package.split(separator: "\n").count + 3)
-        let newCatalog = try text(folder.appendingPathComponent("Sources/ConditionsCore/Catalog/SourceCatalog.swift"))
+        let newCatalog = try text(folder.appendingPathComponent("Sources/ConditionsModules/RegisteredModules.swift"))
         let addedToCatalog = Set(newCatalog.split(separator: "\n")).subtracting(catalog.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
         #expect(addedToCatalog == ["TidesSource.self,", "import Tides"])
         #expect(newCatalog.split(separator: "\n").count == catalog.split(separator: "\n").count + 2)
         // No backups or temporary files left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Package.swift", "Plugins", "Sources", "scripts"])
-        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/ConditionsCore/Catalog").path) == ["SourceCatalog.swift"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/ConditionsModules").path) == ["RegisteredModules.swift"])
     }
 
     @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() async throws {
@@ -103,17 +104,27 @@ import Testing
         #expect(try text(folder.appendingPathComponent("Package.swift")) == package)
     }
 
-    @Test func refusesWhenAMarkerIsMissing() async throws {
+    /// Where a line would go is found by what is there; a file without it is refused untouched.
+    @Test func refusesWhenItCannotTellWhereALineGoes() async throws {
         let folder = try Self.skeleton()
         defer { try? FileManager.default.removeItem(at: folder) }
         let packageFile = folder.appendingPathComponent("Package.swift")
-        let package = try text(packageFile).replacingOccurrences(of: "// new-source: test targets above this line", with: "")
+        let package = try text(packageFile).replacingOccurrences(of: "name: \"ConditionsModules\"", with: "name: \"Registered\"")
         try Data(package.utf8).write(to: packageFile)
         let run = try await Self.newSource(["Tides"], in: folder)
         #expect(run.status == 2)
-        #expect(run.stderr.contains("Package.swift must contain the line \"// new-source: test targets above this line\" exactly once (found 0)"))
+        #expect(run.stderr.contains("Package.swift has no ConditionsModules target with a dependencies list to add Tides to"), "\(run.stderr)")
         #expect(!FileManager.default.fileExists(atPath: folder.appendingPathComponent("Plugins/Tides").path))
         #expect(try text(packageFile) == package)
+
+        let registryFile = folder.appendingPathComponent("Sources/ConditionsModules/RegisteredModules.swift")
+        try Data(try text(packageFile).replacingOccurrences(of: "name: \"Registered\"", with: "name: \"ConditionsModules\"").utf8).write(to: packageFile)
+        let registry = try text(registryFile).replacingOccurrences(of: "public static let all", with: "public static let every")
+        try Data(registry.utf8).write(to: registryFile)
+        let second = try await Self.newSource(["Tides"], in: folder)
+        #expect(second.status == 2)
+        #expect(second.stderr.contains("must have its imports and the list"), "\(second.stderr)")
+        #expect(try text(registryFile) == registry)
     }
 
     /// The `swift` driver: the one on PATH, else the toolchain's usual place.

@@ -1,4 +1,6 @@
+import ConditionsFormats
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 import Logging
 import Testing

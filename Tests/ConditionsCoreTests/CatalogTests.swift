@@ -1,4 +1,6 @@
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 import Testing
 @testable import ConditionsCore
@@ -6,28 +8,28 @@ import Testing
 /// The one registration point, and the presentations it gathers from the modules.
 @Suite struct CatalogTests {
     @Test func everyModuleOnceByName() {
-        let names = SourceCatalog.moduleNames
+        let names = registered.moduleNames
         #expect(Set(names).count == names.count)
         #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec", "NWS"])
-        #expect(SourceCatalog.module(named: "Astronomy") != nil)
-        #expect(SourceCatalog.module(named: "astronomy") == nil)
+        #expect(registered.module(named: "Astronomy") != nil)
+        #expect(registered.module(named: "astronomy") == nil)
     }
 
     @Test func presentationsAreFoundByKind() {
-        #expect(SourceCatalog.presentation(for: "pass").kind == "pass")
-        #expect(SourceCatalog.presentation(for: .moon).kind == .moon)
-        #expect(SourceCatalog.presentation(for: .phases).kind == .phases)
-        #expect(SourceCatalog.presentation(for: "forecast").kind == "forecast")
-        #expect(SourceCatalog.presentation(for: "alerts").kind == "alerts")
-        #expect(SourceCatalog.presentation(for: "tide") is GenericPresentation)
-        #expect(SourceCatalog.presentation(for: nil) is GenericPresentation)
+        #expect(registered.presentation(for: "pass").kind == "pass")
+        #expect(registered.presentation(for: .moon).kind == .moon)
+        #expect(registered.presentation(for: .phases).kind == .phases)
+        #expect(registered.presentation(for: "forecast").kind == "forecast")
+        #expect(registered.presentation(for: "alerts").kind == "alerts")
+        #expect(registered.presentation(for: "tide") is GenericPresentation)
+        #expect(registered.presentation(for: nil) is GenericPresentation)
     }
 }
 
 /// What `watch` compares, through each kind's presentation.
 @Suite struct ResultStateTests {
     func state(_ data: JSONValue, kind: ResultKind?) -> ResultState {
-        ResultState(ResultRecord(urn: "x:y", outcome: .success(route: "x:{id}", source: "s", fetchedAt: Date(), data: data, staleAge: nil), kind: kind))
+        ResultState(ResultRecord(urn: "x:y", outcome: .success(route: "x:{id}", source: "s", fetchedAt: Date(), data: data, staleAge: nil), kind: kind), catalog: registered)
     }
 
     @Test func theMoonChangesWithItsPhaseOnly() {
@@ -52,7 +54,7 @@ import Testing
     }
 
     @Test func failuresAreStatesToo() {
-        let failed = ResultState(ResultRecord(urn: "x:y", outcome: .failure(kind: "timeout", message: "slow", suggestions: [])))
+        let failed = ResultState(ResultRecord(urn: "x:y", outcome: .failure(kind: "timeout", message: "slow", suggestions: [])), catalog: registered)
         #expect(failed.status == "error: timeout")
     }
 }
@@ -68,7 +70,7 @@ import Testing
     }
 
     @Test func initialThenOnlyChangesThePresentationCaresAbout() {
-        var tracker = WatchTracker()
+        var tracker = WatchTracker(catalog: registered)
         let now = Date(timeIntervalSince1970: 1_795_269_600)
         let first = tracker.changes(in: [pass("open", "No restrictions", temperature: 30)], at: now)
         #expect(first.map(\.event["event"]) == ["initial"])

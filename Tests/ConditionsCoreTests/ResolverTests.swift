@@ -35,7 +35,7 @@ import Testing
         let replayed = await offlineResolver(try workspace.runtime()).resolve(["moon:now", "phases:5"])
         let live = await offlineResolver(try workspace.runtime(profile: "live")).resolve(["moon:now", "phases:5"])
         #expect(replayed.map(\.kind) == live.map(\.kind))
-        let renderer = TextRenderer(style: .plain, timeZone: pacific, placeName: "Seattle")
+        let renderer = TextRenderer(catalog: registered, style: .plain, timeZone: pacific, placeName: "Seattle")
         for (recorded, computed) in zip(replayed, live) {
             let a = renderer.render(urn: recorded.urn, data: try #require(recorded.data), kind: recorded.kind)
             let b = renderer.render(urn: computed.urn, data: try #require(computed.data), kind: computed.kind)
@@ -47,7 +47,7 @@ import Testing
     }
 
     @Test func aResultOfNoKnownKindReadsAsKeyValueLines() {
-        let renderer = TextRenderer(style: .plain, timeZone: pacific, placeName: nil)
+        let renderer = TextRenderer(catalog: registered, style: .plain, timeZone: pacific, placeName: nil)
         let lines = renderer.render(urn: "tide:x", data: ["height": 3.5, "stations": ["a", ["b": true]]], kind: "tide")
         #expect(lines == ["tide:x", "  height  3.5", "  stations", "    - a", "    -", "      b  true"])
         #expect(renderer.render(urn: "tide:x", data: ["height": 3.5], kind: nil) == ["tide:x", "  height  3.5"])

@@ -1,10 +1,16 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
+import ConditionsModules
 import Foundation
 import Logging
 @testable import ConditionsCore
 
 /// The package's root folder (for the shipped `Fixtures/`).
 let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+/// The modules the program registers (interim: these tests still exercise real modules through the host).
+let registered = SourceCatalog(RegisteredModules.all)
 
 let pacific = TimeZone(identifier: "America/Los_Angeles")!
 
@@ -22,10 +28,10 @@ struct Workspace {
 
     func remove() { try? FileManager.default.removeItem(at: folder) }
 
-    /// The config loaded as the CLI loads it, without a process.
-    func runtime(profile: String? = nil, environment: [String: String] = [:]) throws(ConfigurationError) -> Runtime {
-        let configuration = try Configuration.load(try ConfigFile.read(configFile), profile: profile)
-        return try Runtime(configuration, environment: environment, logger: Logger(label: "test"))
+    /// The config loaded as the CLI loads it, without a process, with `catalog`'s modules.
+    func runtime(profile: String? = nil, environment: [String: String] = [:], catalog: SourceCatalog = registered) throws(ConfigurationError) -> Runtime {
+        let configuration = try Configuration.load(try ConfigFile.read(configFile), profile: profile, catalog: catalog)
+        return try Runtime(configuration, catalog: catalog, environment: environment, logger: Logger(label: "test"))
     }
 
     /// A config replaying the shipped fixtures, with the live Astronomy module beside them.

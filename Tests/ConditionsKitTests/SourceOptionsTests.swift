@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 import Testing
 @testable import ConditionsKit

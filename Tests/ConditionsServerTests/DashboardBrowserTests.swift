@@ -104,12 +104,19 @@ struct DashboardBrowserTests {
             // The map: a marker per pass, placed by latitude and longitude inside the outline.
             let markers = summary["markers"] as? [[String: Any]] ?? []
             #expect(markers.count == 4)
+            // The frame is the WSDOT module's outline (its GeoJSON file) and 0.15° around it,
+            // longitudes scaled by the cosine of its middle latitude.
+            let outline = try JSONSerialization.jsonObject(with: Data(contentsOf: CLI.packageRoot.appendingPathComponent("Plugins/WSDOT/Sources/Resources/washington-outline.json"))) as? [String: Any]
+            let rings = ((outline?["geometry"] as? [String: Any])?["coordinates"] as? [[[[Double]]]] ?? []).flatMap { $0 }.flatMap { $0 }
+            let west = (rings.map { $0[0] }.min() ?? 0) - 0.15, north = (rings.map { $0[1] }.max() ?? 0) + 0.15
+            let south = (rings.map { $0[1] }.min() ?? 0) - 0.15
+            try #require(rings.count > 300, "the outline has \(rings.count) points")
             let coordinates = ["card-pass-snoqualmie": (47.41, -121.405833), "card-pass-chinook": (46.8717, -121.515483),
                                "card-pass-white": (46.638333, -121.39), "card-pass-stevens": (47.745, -121.093333)]
             for marker in markers {
                 let card = try #require(marker["card"] as? String)
                 let (latitude, longitude) = try #require(coordinates[card])
-                let x = (longitude + 124.9) * cos(47.5 * .pi / 180) * 100, y = (49.15 - latitude) * 100
+                let x = (longitude - west) * cos((north + south) / 2 * .pi / 180) * 100, y = (north - latitude) * 100
                 #expect(abs((marker["x"] as? Double ?? 0) - x) < 0.2 && abs((marker["y"] as? Double ?? 0) - y) < 0.2, "\(card) at \(marker)")
                 #expect(marker["insideState"] as? Bool == true, "\(card) lies inside Washington's outline")
                 #expect(marker["cardExists"] as? Bool == true, "\(card) links to its card")

@@ -1,3 +1,4 @@
+import ConditionsFormats
 import Foundation
 import TestHarness
 import Testing

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsModules
 import Foundation
 import HummingbirdTesting
 import Logging
@@ -13,6 +14,9 @@ import Testing
 ///
 /// For what the API answers. What only a process shows (signals and the exit status, what it
 /// writes on stderr, limits of the process) stays with `ServeProcess`, through the binary.
+/// The modules the program registers, as `conditions` links them.
+let registered = SourceCatalog(RegisteredModules.all)
+
 struct InProcessServer: ServedHTTP {
     let port: Int
     /// The server, for tests that look inside (its coordinator, its metrics).
@@ -28,8 +32,8 @@ struct InProcessServer: ServedHTTP {
         let environment = ["HOME": directory.path, "TZ": "UTC"].merging(environment) { $1 }
         var logger = Logger(label: "conditions-serve-test")
         logger.logLevel = .warning
-        let configuration = try Configuration.load(try ConfigFile.read(directory.appendingPathComponent("sources.json")), profile: nil)
-        let runtime = try Runtime(configuration, environment: environment, logger: logger)
+        let configuration = try Configuration.load(try ConfigFile.read(directory.appendingPathComponent("sources.json")), profile: nil, catalog: registered)
+        let runtime = try Runtime(configuration, catalog: registered, environment: environment, logger: logger)
         var settings = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth, configured: configuration.serve,
                                                   environment: environment).settings
         adjust(&settings)

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import HTTPTypes
@@ -29,10 +30,10 @@ import Testing
 
     /// A server over the repository's config (offline profile); nothing is resolved.
     static func server(cors: [String] = []) throws -> ConditionsServer {
-        let configuration = try Configuration.load(try ConfigFile.read(CLI.packageRoot.appendingPathComponent("sources.json")), profile: "offline")
+        let configuration = try Configuration.load(try ConfigFile.read(CLI.packageRoot.appendingPathComponent("sources.json")), profile: "offline", catalog: registered)
         var logger = Logger(label: "test")
         logger.logLevel = .warning  // not a line per request
-        let runtime = try Runtime(configuration, environment: [:], logger: logger)
+        let runtime = try Runtime(configuration, catalog: registered, environment: [:], logger: logger)
         return ConditionsServer(runtime: runtime, settings: ServerSettings(listen: ListenAddress("127.0.0.1:0")!, token: nil, cors: cors),
                                 cachePolicy: .init(), logger: logger)
     }

@@ -1,4 +1,7 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 
 /// Reading the URN argument of `moon:{date}` (`phases:{count}` is `MoonData.phaseCount`).

@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 
 /// A value inside an Aeris response together with its JSON path, so every decoding error

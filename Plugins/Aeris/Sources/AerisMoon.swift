@@ -1,4 +1,6 @@
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 
 /// The moon in one `/sunmoon` response element.

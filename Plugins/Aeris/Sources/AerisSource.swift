@@ -1,4 +1,6 @@
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 
 /// The moon and its coming principal phases from the Aeris Weather API (now sold as Xweather).

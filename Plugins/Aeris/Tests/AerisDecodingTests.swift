@@ -1,4 +1,6 @@
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 import Testing
 

@@ -1,4 +1,7 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 import Testing
 

@@ -1,4 +1,7 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 
 /// The Moon, its phases and the Sun's times computed on this machine from published algorithms

@@ -1,4 +1,6 @@
+import ConditionsJSON
 import ConditionsKit
+import ConditionsMoon
 import Foundation
 
 /// The Moon as seen from one place at one instant: what `moon:now` and `moon:{date}` answer.

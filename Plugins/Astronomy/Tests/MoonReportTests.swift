@@ -1,4 +1,5 @@
 @testable import Astronomy
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Testing

@@ -1,4 +1,6 @@
 @testable import Astronomy
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging

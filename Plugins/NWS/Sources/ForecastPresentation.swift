@@ -1,3 +1,5 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 

@@ -1,4 +1,5 @@
 import ConditionsHTTP
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging

@@ -1,4 +1,5 @@
 import ConditionsHTML
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 

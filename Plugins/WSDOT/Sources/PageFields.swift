@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 
 /// Per-field XPath overrides for pass pages (the `fields` option), so a site redesign is a

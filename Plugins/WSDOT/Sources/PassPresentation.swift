@@ -1,3 +1,5 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 
@@ -15,6 +17,10 @@ extension ResultKind {
 /// and the "updated" time changing is not news.
 struct PassPresentation: ResultPresentation {
     let kind: ResultKind = .pass
+    /// Pass cards are placed on Washington's map by the pass's coordinates.
+    var map: MapLayer? { WashingtonMap.layer }
+    /// A pass's status changes at any hour, so its card shows the last 48 hours of them.
+    let showsHistory = true
 
     func render(_ data: JSONValue, context: PresentationContext) -> [String] {
         if let passes = data["passes"]?.arrayValue, passes.allSatisfy(Self.isPass) {
@@ -82,8 +88,22 @@ struct PassPresentation: ResultPresentation {
             guard let url = camera["imageURL"]?.stringValue.flatMap({ URL(string: $0) }), url.scheme?.lowercased() == "https" else { return nil }
             return ResultCard.Image(url: url, alt: camera["title"]?.stringValue ?? "Camera at \(name)")
         }.first
-        return ResultCard(title: name, status: .init(status, tone: Self.tone(status)), image: camera, rows: rows, updated: updated,
-                          staleNote: staleNote, link: link, coordinate: coordinate.map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+        var card = ResultCard(title: name, status: .init(status, tone: Self.tone(status)), image: camera, rows: rows, updated: updated,
+                              staleNote: staleNote, link: link, coordinate: coordinate.map { .init(latitude: $0.latitude, longitude: $0.longitude) })
+        card.mapLabel = Self.shortName(name)
+        return card
+    }
+
+    /// `Snoqualmie` for "Snoqualmie Pass I-90": the words before "Pass" or the road's number,
+    /// for the marker's label on the map.
+    static func shortName(_ title: String) -> String {
+        var words: [Substring] = []
+        for word in title.split(separator: " ") {
+            let isRoad = word.contains(where: \.isNumber) || ["US", "SR", "I", "Hwy"].contains(word)
+            if word == "Pass" || isRoad { break }
+            words.append(word)
+        }
+        return words.isEmpty ? title : words.joined(separator: " ")
     }
 
     /// Restriction texts WSDOT does not vouch for (its travel advisory for the pass is off)

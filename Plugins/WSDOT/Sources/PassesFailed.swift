@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 
 /// `pass:all` in HTML mode when some pages failed: one line naming each failed pass and why.

@@ -1,3 +1,5 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 
 /// A day on the calendar, with no time or zone: what SnowFallData reports by (Pacific dates).

@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging

@@ -1,3 +1,5 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging
@@ -34,6 +36,8 @@ package struct ResultCache: Sendable {
         package var kind: ResultKind? = nil
         /// Seconds the result stays fresh by its own account (`SourceResult.ttl`); nil: the instance's TTL.
         package var ttl: Double? = nil
+        /// The URNs a combined result was made from.
+        package var inputs: [SourceResult.Input] = []
     }
 
     /// The cache folder (created 0700 on first write).
@@ -91,7 +95,8 @@ package struct ResultCache: Sendable {
         else { return nil }
         return Entry(urn: urn, source: source, route: route, fetchedAt: fetchedAt, data: payload,
                      kind: value["kind"]?.stringValue.map(ResultKind.init(rawValue:)),
-                     ttl: value["ttl"]?.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil })
+                     ttl: value["ttl"]?.doubleValue.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil },
+                     inputs: value["inputs"]?.arrayValue?.compactMap(ResultRecord.input) ?? [])
     }
 
     /// Reads up to `size` bytes; a file that grows meanwhile is cut at `size`, and one that
@@ -124,6 +129,7 @@ package struct ResultCache: Sendable {
         // Optional, so entries written before kinds existed still load (as generic results).
         if let kind = entry.kind { record["kind"] = .string(kind.rawValue) }
         if let ttl = entry.ttl { record["ttl"] = JSONValue(ttl) }
+        if !entry.inputs.isEmpty { record["inputs"] = .array(entry.inputs.map(ResultRecord.json)) }
         record["data"] = entry.data
         let target = file(for: key)
         let temporary = directory.appendingPathComponent(".tmp-\(getpid())-\(UInt64.random(in: 0...UInt64.max)).json")

@@ -1,50 +1,37 @@
-import Aeris
-import Astronomy
 import ConditionsKit
-import Exec
-import Fixtures
-import WSDOT
-import NWS
-// new-source: imports above this line
 
-/// Every source module this build knows, by the name `sources.json` uses: the one place a
-/// module is registered. The CLI, the fuzz targets, the benchmarks and the tests all read it.
-/// Registering a new module is its import and one line here (plus its targets in
-/// Package.swift); `scripts/new-source` adds both above the `new-source` markers.
-package enum SourceCatalog {
-    /// The registered modules, in the order `conditions sources` lists them.
-    package static let modules: [any ConditionsSource.Type] = [
-        FixturesSource.self,
-        AerisSource.self,
-        WSDOTPassSource.self,
-        AstronomySource.self,
-        ExecSource.self,
-        NWSSource.self,
-        // new-source: modules above this line
-    ]
+/// The source modules a program links, by the name `sources.json` uses, and their
+/// presentations by kind. The host knows no module: the program that links them lists them
+/// once (`conditions`' `RegisteredModules`) and hands the catalog to the runtime, which gives it
+/// to everything that creates, renders or compares results.
+package struct SourceCatalog: Sendable {
+    /// The modules, in the order `conditions sources` lists them.
+    package let modules: [any ConditionsSource.Type]
+    private let presentations: [ResultKind: any ResultPresentation]
 
-    /// The module `sources.json` calls `name`, if registered.
-    package static func module(named name: String) -> (any ConditionsSource.Type)? {
-        modules.first { $0.moduleName == name }
-    }
-
-    /// Every registered module's name.
-    package static var moduleNames: [String] { modules.map { $0.moduleName } }
-
-    /// Every module's presentations by kind; the first module listing a kind wins, so modules
-    /// sharing one (Astronomy and Aeris, both `MoonData.presentations`) need not agree on order.
-    package static let presentations: [ResultKind: any ResultPresentation] = {
+    /// A catalog of `modules`. The first module listing a kind's presentation wins, so modules
+    /// sharing one (Astronomy and Aeris, both the moon toolkit's) need not agree on order.
+    package init(_ modules: [any ConditionsSource.Type]) {
+        self.modules = modules
         var byKind: [ResultKind: any ResultPresentation] = [:]
         for module in modules {
             for presentation in module.presentations where byKind[presentation.kind] == nil {
                 byKind[presentation.kind] = presentation
             }
         }
-        return byKind
-    }()
+        presentations = byKind
+    }
+
+    /// The module `sources.json` calls `name`, if registered.
+    package func module(named name: String) -> (any ConditionsSource.Type)? {
+        modules.first { $0.moduleName == name }
+    }
+
+    /// Every registered module's name.
+    package var moduleNames: [String] { modules.map { $0.moduleName } }
 
     /// The presentation of `kind`: a module's, or `GenericPresentation` for nil and unknown kinds.
-    package static func presentation(for kind: ResultKind?) -> any ResultPresentation {
+    package func presentation(for kind: ResultKind?) -> any ResultPresentation {
         kind.flatMap { presentations[$0] } ?? GenericPresentation()
     }
 }

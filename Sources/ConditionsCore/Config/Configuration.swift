@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 
@@ -135,7 +136,7 @@ package struct Configuration {
     static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard", "history"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
-    package static func load(_ file: ConfigFile, profile requested: String?) throws(ConfigurationError) -> Configuration {
+    package static func load(_ file: ConfigFile, profile requested: String?, catalog: SourceCatalog) throws(ConfigurationError) -> Configuration {
         var problems: [String] = []
         var root = file.root
         checkKeys(root, allowed: topLevelKeys + ["$schema", "description"], path: "", problems: &problems)
@@ -182,11 +183,11 @@ package struct Configuration {
                     }
                     checkKeys(entry, allowed: ["module", "options", "http", "ttl"], path: "sources.\(id).", problems: &problems)
                     guard let module = entry["module"]?.stringValue else {
-                        problems.append("sources.\(id).module: missing; name one of \(SourceCatalog.moduleNames.joined(separator: ", "))"); continue
+                        problems.append("sources.\(id).module: missing; name one of \(catalog.moduleNames.joined(separator: ", "))"); continue
                     }
-                    guard SourceCatalog.module(named: module) != nil else {
-                        let close = Suggestions.closest(to: module, among: SourceCatalog.moduleNames, limit: 1)
-                        problems.append("sources.\(id).module: unknown module \"\(module)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; available: \(SourceCatalog.moduleNames.joined(separator: ", "))")
+                    guard catalog.module(named: module) != nil else {
+                        let close = Suggestions.closest(to: module, among: catalog.moduleNames, limit: 1)
+                        problems.append("sources.\(id).module: unknown module \"\(module)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; available: \(catalog.moduleNames.joined(separator: ", "))")
                         continue
                     }
                     var options = JSONObject()

@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 
 /// Substitutes `${NAME}` references in config strings with environment variables, so secrets

@@ -1,3 +1,5 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Crypto
 import Foundation
@@ -17,8 +19,8 @@ package struct HistoryObservation: Sendable {
     package let result: JSONValue
 
     /// The observation of `record` at `at`, keyed as `watch` compares (`ResultState`).
-    package init(_ record: ResultRecord, at: Date) {
-        self.init(urn: record.urn, at: at, state: ResultState(record), result: record.json)
+    package init(_ record: ResultRecord, at: Date, catalog: SourceCatalog) {
+        self.init(urn: record.urn, at: at, state: ResultState(record, catalog: catalog), result: record.json)
     }
 
     /// An observation of `state` (what the bench and tests make without resolving).

@@ -23,12 +23,15 @@ package final class HistoryRecorder: Sendable {
     package let file: URL
     private let retain: Double
     private let logger: Logger
+    private let catalog: SourceCatalog
     private let state = Mutex<State>(.closed)
     /// Writes that failed since the last one that succeeded.
     private let failedWrites = Mutex(0)
 
-    /// A recorder for `settings`' store (its default path from `environment`).
-    package init(settings: Configuration.HistorySettings, environment: [String: String], logger: Logger) {
+    /// A recorder for `settings`' store (its default path from `environment`); `catalog` says
+    /// what of a result is a change.
+    package init(settings: Configuration.HistorySettings, catalog: SourceCatalog, environment: [String: String], logger: Logger) {
+        self.catalog = catalog
         file = settings.file(environment: environment)
         retain = settings.retain
         self.logger = logger
@@ -40,7 +43,7 @@ package final class HistoryRecorder: Sendable {
         let records = records.filter(Self.isObservation)
         guard !records.isEmpty, let store = await store() else { return }
         do {
-            try await store.record(records.map { HistoryObservation($0, at: at) })
+            try await store.record(records.map { HistoryObservation($0, at: at, catalog: catalog) })
             let failed = failedWrites.withLock { count in defer { count = 0 }; return count }
             if failed > 0 { logger.warning("history: recording again in \(file.path) after \(failed) failed write\(failed == 1 ? "" : "s")") }
         } catch {

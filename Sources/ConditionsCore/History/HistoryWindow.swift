@@ -1,3 +1,4 @@
+import ConditionsFormats
 import ConditionsKit
 import Foundation
 

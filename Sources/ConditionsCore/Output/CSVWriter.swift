@@ -1,3 +1,5 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 
 /// `--format csv`: one row per result. Fixed columns first (`urn`, `ok`, `route`, `source`,

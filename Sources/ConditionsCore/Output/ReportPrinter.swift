@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 
@@ -13,12 +14,13 @@ package struct ReportPrinter {
     private var printed = 0
     private var csv = CSVWriter.Stream()
 
-    /// A printer of `format`, styled by `style`, local times in `place`'s zone.
-    package init(format: OutputFormat, style: TextStyle, place: Place) {
+    /// A printer of `format`, styled by `style`, local times in `place`'s zone, results read
+    /// through `catalog`'s presentations.
+    package init(format: OutputFormat, style: TextStyle, place: Place, catalog: SourceCatalog) {
         self.format = format
         self.style = style
         self.place = place
-        renderer = TextRenderer(style: style, timeZone: place.timeZone ?? .current, placeName: place.name)
+        renderer = TextRenderer(catalog: catalog, style: style, timeZone: place.timeZone ?? .current, placeName: place.name)
     }
 
     /// Prints one record; call in the order the records were asked for.

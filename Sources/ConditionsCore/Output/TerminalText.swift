@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 
 /// Makes text from URNs and upstreams harmless on a terminal before text output or a log line

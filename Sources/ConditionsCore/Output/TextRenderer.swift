@@ -1,18 +1,21 @@
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 
 /// Renders results for people through the presentation of each result's kind
-/// (`SourceCatalog.presentation(for:)`), so any source producing a kind — live, cached or
+/// (`SourceCatalog.presentation(for:)`, from the modules the program registered), so any source producing a kind — live, cached or
 /// replayed from fixtures — prints the same way; results of no known kind print as indented
 /// key/value lines. The host knows no plugin's data: styling and local times are what it adds.
 package struct TextRenderer {
+    package let catalog: SourceCatalog
     let style: TextStyle
     let timeZone: TimeZone
     let placeName: String?
     private let formats: LocalTimeFormats
 
     /// A renderer styling with `style`, local times in `timeZone`.
-    package init(style: TextStyle, timeZone: TimeZone, placeName: String?) {
+    package init(catalog: SourceCatalog, style: TextStyle, timeZone: TimeZone, placeName: String?) {
+        self.catalog = catalog
         self.style = style
         self.timeZone = timeZone
         self.placeName = placeName
@@ -21,7 +24,7 @@ package struct TextRenderer {
 
     /// The lines for a successful result; failures go to stderr elsewhere.
     package func render(urn: String, data: JSONValue, kind: ResultKind?) -> [String] {
-        SourceCatalog.presentation(for: kind).render(data, context: context(urn: urn))
+        catalog.presentation(for: kind).render(data, context: context(urn: urn))
     }
 
     /// What a presentation renders with: this renderer's style, place and time formats (and

@@ -1,3 +1,4 @@
+import ConditionsFormats
 import ConditionsKit
 import Foundation
 import Logging
@@ -38,6 +39,12 @@ package struct Resolver: Sendable {
     package var maximumConcurrency = 32
     /// Called after each URN resolves with (done, total), for progress display.
     package var progress: (@Sendable (Int, Int) -> Void)?
+    /// The URNs whose sources asked for this resolution, outermost first, when a source
+    /// combines others (`SourceContext.resolve`): asking for one of them again is a cycle.
+    package var path: [String] = []
+    /// How many combinations deep a URN may be resolved (a source combining a source that
+    /// combines another is two).
+    package static let maximumDepth = 4
 
     /// A resolver over `runtime`'s router at the instant `now` (`pinned` when `--now` set it),
     /// with `http` making each source's client from its limits (`HTTPClients.make`).
@@ -114,6 +121,12 @@ package struct Resolver: Sendable {
 
     func resolve(_ text: String) async -> ResultRecord {
         do {
+            if path.contains(text) {
+                throw ConditionsError(.configuration, "\(text) is combined from itself: \((path + [text]).joined(separator: " → "))")
+            }
+            if path.count > Self.maximumDepth {
+                throw ConditionsError(.configuration, "\(text) is combined more than \(Self.maximumDepth) levels deep: \((path + [text]).joined(separator: " → "))")
+            }
             let urn = try URN(text)
             let (_, chain) = try runtime.router.match(urn)
             return try await resolve(text, urn: urn, chain: chain)
@@ -197,7 +210,7 @@ package struct Resolver: Sendable {
     private func cached(_ text: String, _ entry: ResultCache.Entry, stale: Bool, instance: SourceInstance) -> ResultRecord {
         ResultRecord(urn: text, outcome: .success(route: entry.route, source: entry.source, fetchedAt: entry.fetchedAt,
                                                   data: entry.data, staleAge: stale ? max(0, now.timeIntervalSince(entry.fetchedAt)) : nil),
-                     kind: entry.kind, ttl: instance.freshness(of: entry.ttl))
+                     kind: entry.kind, ttl: instance.freshness(of: entry.ttl), inputs: entry.inputs)
     }
 
     /// One instance's try: its fresh cache entry, or a fetch (cached when it succeeds).
@@ -226,8 +239,11 @@ package struct Resolver: Sendable {
         // What the cache would serve, a source may share: nothing when the cache is off or bypassed.
         let maxAge = store != nil && !cache.refresh ? instance.ttl : 0
         let memo = CachedMemo(memory: instance.memo, store: cache.store, refresh: cache.refresh, instance: instance)
+        var nested = self
+        nested.path.append(text)
+        nested.progress = nil
         let context = SourceContext(now: now, place: runtime.configuration.place, places: runtime.configuration.places, logger: instance.logger,
-                                    http: client, limits: instance.http, maxAge: maxAge, memo: memo)
+                                    http: client, limits: instance.http, maxAge: maxAge, memo: memo, urns: NestedURNs(resolver: nested))
         instance.logger.debug("resolving \(text) via \(location.pattern)")
         do {
             let result = try await instance.source.resolve(location, context: context)
@@ -235,12 +251,14 @@ package struct Resolver: Sendable {
             let ttl = result.ttl.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             if let store {
                 store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data,
-                                                   kind: result.kind, ttl: ttl),
+                                                   kind: result.kind, ttl: ttl, inputs: result.inputs),
                             logger: instance.logger)
             }
+            // A result made from a stale input is stale by as much as its stalest one.
+            let staleAge = result.inputs.compactMap(\.staleAge).max()
             return .answered(ResultRecord(urn: text, outcome: .success(route: location.pattern.text, source: instance.id,
-                                                                       fetchedAt: fetchedAt, data: result.data, staleAge: nil),
-                                          kind: result.kind, ttl: instance.freshness(of: ttl)))
+                                                                       fetchedAt: fetchedAt, data: result.data, staleAge: staleAge),
+                                          kind: result.kind, ttl: instance.freshness(of: ttl), inputs: result.inputs))
         } catch {
             // A request the source rejects (bad arguments, unknown name) gets its error, not
             // stale data nor another instance's answer.
@@ -274,5 +292,29 @@ package struct Resolver: Sendable {
 
     func redact(_ message: String) -> String {
         runtime.secrets.reduce(message) { $0.replacingOccurrences(of: $1, with: Redaction.mask) }
+    }
+}
+
+/// The host's answer to a source that combines others (`SourceContext.resolve`): the same
+/// resolver, cache and HTTP clients as the URN that asked, one level deeper.
+struct NestedURNs: URNResolving {
+    let resolver: Resolver
+
+    func resolve(_ urns: [String]) async -> [ResolvedURN] {
+        await resolver.resolve(urns).map(\.resolved)
+    }
+}
+
+extension ResultRecord {
+    /// The record as a combining source receives it.
+    var resolved: ResolvedURN {
+        switch outcome {
+        case .success(_, let source, let fetchedAt, let data, let staleAge):
+            return ResolvedURN(urn: urn, source: source, result: .success(SourceResult(data: data, kind: kind, fetchedAt: fetchedAt, ttl: ttl, inputs: inputs)),
+                               staleAge: staleAge)
+        case .failure(let kind, let message, let suggestions):
+            let error = ConditionsError(ConditionsError.Kind(rawValue: kind) ?? .upstream, message, suggestions: suggestions)
+            return ResolvedURN(urn: urn, source: nil, result: .failure(error))
+        }
     }
 }

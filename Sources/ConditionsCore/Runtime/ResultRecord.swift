@@ -1,3 +1,5 @@
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 
@@ -20,6 +22,8 @@ package struct ResultRecord: Sendable {
     /// Seconds a successful result stays fresh from its `fetchedAt` (its instance's TTL, or the
     /// result's own); nil: its instance's TTL. Not part of the output contract.
     package var ttl: Double? = nil
+    /// The URNs a combined result was made from, as its source named them.
+    package var inputs: [SourceResult.Input] = []
 
     /// Whether the URN failed (exit status 1).
     package var failed: Bool { if case .failure = outcome { true } else { false } }
@@ -38,6 +42,7 @@ package struct ResultRecord: Sendable {
                 object["stale"] = true
                 object["age"] = .int(Int(staleAge.rounded()))
             }
+            if !inputs.isEmpty { object["inputs"] = .array(inputs.map(Self.json)) }
             object["data"] = data
         case .failure(let kind, let message, let suggestions):
             var error: JSONObject = ["kind": .string(kind), "message": .string(message)]
@@ -45,6 +50,31 @@ package struct ResultRecord: Sendable {
             object["error"] = .object(error)
         }
         return .object(object)
+    }
+}
+
+extension ResultRecord {
+    /// An input as the output contract names it: `{"urn", "source", "fetchedAt", "stale", "age", "failed"}`,
+    /// members without a value left out.
+    static func json(_ input: SourceResult.Input) -> JSONValue {
+        var object: JSONObject = ["urn": .string(input.urn)]
+        if let source = input.source { object["source"] = .string(source) }
+        if let fetchedAt = input.fetchedAt { object["fetchedAt"] = JSONValue(fetchedAt) }
+        if let staleAge = input.staleAge {
+            object["stale"] = true
+            object["age"] = .int(Int(staleAge.rounded()))
+        }
+        if input.failed { object["failed"] = true }
+        return .object(object)
+    }
+
+    /// An input from its stored form (`json(_:)`); nil for anything else.
+    static func input(_ value: JSONValue) -> SourceResult.Input? {
+        guard let urn = value["urn"]?.stringValue else { return nil }
+        return SourceResult.Input(urn: urn, source: value["source"]?.stringValue,
+                                  fetchedAt: value["fetchedAt"]?.stringValue.flatMap { Timestamp.parse($0) },
+                                  staleAge: value["age"]?.doubleValue.flatMap { value["stale"]?.boolValue == true ? $0 : nil },
+                                  failed: value["failed"]?.boolValue == true)
     }
 }
 

@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 
 /// What the router holds for one pattern: the instances serving it, in the order they are

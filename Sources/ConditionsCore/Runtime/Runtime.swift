@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging
@@ -14,6 +15,8 @@ package struct Runtime: Sendable {
     /// Values that must never be printed: secrets substituted from the environment and the
     /// values of the options each module declares secret (`secretOptions`), literal or not.
     package let secrets: Set<String>
+    /// The modules the program registered: how results of each kind read and compare.
+    package let catalog: SourceCatalog
 
     /// The parts of `Configuration` needed after loading.
     package struct ConfigurationSummary: Sendable {
@@ -48,7 +51,8 @@ package struct Runtime: Sendable {
     /// missing environment variables in routed sources, ambiguous patterns). Unrouted instances
     /// answer nothing, so a report does not pay for creating them; `conditions check` passes
     /// `validatingUnrouted` to have their options checked too.
-    package init(_ configuration: Configuration, environment: [String: String], logger: Logger, validatingUnrouted: Bool = false) throws(ConfigurationError) {
+    package init(_ configuration: Configuration, catalog: SourceCatalog, environment: [String: String], logger: Logger,
+                 validatingUnrouted: Bool = false) throws(ConfigurationError) {
         var problems: [String] = []
         var secrets: Set<String> = []
         let routed = Set(configuration.routes.flatMap(\.instances))
@@ -56,7 +60,7 @@ package struct Runtime: Sendable {
         var instances: [SourceInstance] = []
 
         for entry in configuration.instances {
-            guard let module = SourceCatalog.module(named: entry.module) else { continue }
+            guard let module = catalog.module(named: entry.module) else { continue }
             let path = "sources.\(entry.id).options"
             let outcome = interpolation.apply(.object(entry.options), path: path)
             secrets.formUnion(outcome.secrets)
@@ -100,6 +104,14 @@ package struct Runtime: Sendable {
 
         let (router, routeProblems) = RouteChain.router(for: configuration.routes, instances: instances)
         problems += routeProblems
+        // A source that combines others resolves their URNs through the router: each scheme it
+        // needs must be routed somewhere, or every answer it gives would fail.
+        let schemes = Set(configuration.routes.map(\.scheme))
+        for instance in instances where routed.contains(instance.id) {
+            for scheme in instance.source.requiredSchemes where !schemes.contains(scheme) {
+                problems.append("sources.\(instance.id): module \(instance.module) combines \(scheme): URNs, but \"routes\" has no \"\(scheme)\"; route it to a source")
+            }
+        }
 
         guard problems.isEmpty else {
             // An option's error may quote its value, which may hold a substituted secret; the
@@ -110,6 +122,7 @@ package struct Runtime: Sendable {
         self.router = router
         self.instances = instances
         self.secrets = secrets
+        self.catalog = catalog
         self.configuration = ConfigurationSummary(
             file: configuration.file, profile: configuration.profile, place: configuration.place,
             places: configuration.places, routes: configuration.routes,
@@ -118,12 +131,14 @@ package struct Runtime: Sendable {
     }
 
     /// A runtime over instances made elsewhere (tests' own sources), routed by `routes`.
-    init(instances: [SourceInstance], routes: [Configuration.Route], configuration: ConfigurationSummary) throws(ConfigurationError) {
+    init(instances: [SourceInstance], routes: [Configuration.Route], configuration: ConfigurationSummary,
+         catalog: SourceCatalog = SourceCatalog([])) throws(ConfigurationError) {
         let (router, problems) = RouteChain.router(for: routes, instances: instances)
         guard problems.isEmpty else { throw ConfigurationError(problems: problems) }
         self.router = router
         self.instances = instances
         self.secrets = []
+        self.catalog = catalog
         self.configuration = configuration
     }
 
@@ -134,11 +149,11 @@ package struct Runtime: Sendable {
 
     /// Every secret in `configuration` without creating any instance, for commands that only
     /// list it (`sources`): substituted `${ENV}` secrets and declared secret options.
-    package static func secrets(in configuration: Configuration, environment: [String: String]) -> Set<String> {
+    package static func secrets(in configuration: Configuration, catalog: SourceCatalog, environment: [String: String]) -> Set<String> {
         let interpolation = Interpolation(environment: environment)
         var secrets: Set<String> = []
         for entry in configuration.instances {
-            guard let module = SourceCatalog.module(named: entry.module) else { continue }
+            guard let module = catalog.module(named: entry.module) else { continue }
             let outcome = interpolation.apply(.object(entry.options), path: "sources.\(entry.id).options")
             secrets.formUnion(outcome.secrets)
             secrets.formUnion(declaredSecrets(of: module, in: outcome.value.objectValue ?? JSONObject()))

@@ -9,14 +9,15 @@ package struct ResultState: Equatable, Sendable {
     /// Details that also count as a change when they differ (restriction texts, phase dates).
     package let detail: String
 
-    /// The state of `record`: its presentation's change key, or `error: <kind>` for a failure.
-    package init(_ record: ResultRecord) {
+    /// The state of `record`: its presentation's change key (its kind's in `catalog`), or
+    /// `error: <kind>` for a failure.
+    package init(_ record: ResultRecord, catalog: SourceCatalog) {
         switch record.outcome {
         case .failure(let kind, _, _):
             status = "error: \(kind)"
             detail = ""
         case .success(_, _, _, let data, _):
-            let key = SourceCatalog.presentation(for: record.kind).changeKey(data)
+            let key = catalog.presentation(for: record.kind).changeKey(data)
             status = key.status
             detail = key.detail
         }

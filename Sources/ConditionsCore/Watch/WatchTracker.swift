@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 
@@ -6,15 +7,19 @@ import Foundation
 /// the same changes.
 package struct WatchTracker {
     private var previous: [String: ResultState] = [:]
+    private let catalog: SourceCatalog
 
     /// A tracker that has seen nothing yet: every URN's first record is an initial state.
-    package init() {}
+    /// `catalog`: whose presentations say what a change is.
+    package init(catalog: SourceCatalog) {
+        self.catalog = catalog
+    }
 
     /// The records of this poll whose state differs from the last poll's, in order, each URN's
     /// first appearance included as an initial state. A failure is a state too (`error: timeout`).
     package mutating func changes(in records: [ResultRecord], at now: Date) -> [WatchChange] {
         records.compactMap { record in
-            let state = ResultState(record)
+            let state = ResultState(record, catalog: catalog)
             let before = previous.updateValue(state, forKey: record.urn)
             if let before, before == state { return nil }
             return WatchChange(record: record, before: before, after: state, at: now)

@@ -1,3 +1,5 @@
+import ConditionsJSON
+
 /// How a result of a kind no module presents reads: the URN, then `data` as indented
 /// key/value lines. `watch` compares a top-level `"status"` string when there is one (with
 /// the whole data as detail), else the whole data: any change in it is a change.

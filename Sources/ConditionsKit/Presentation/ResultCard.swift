@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 
 /// A result as a card on a page (the dashboard of `conditions serve`): what a presentation
@@ -35,8 +36,10 @@ public struct ResultCard: Sendable, Equatable {
     public var staleNote: String?
     /// Where the upstream shows the same thing to people.
     public var link: Link?
-    /// Where the result is, for a map.
+    /// Where the result is, for the presentation's map (`ResultPresentation.map`).
     public var coordinate: Coordinate?
+    /// The marker's label on the map ("Stevens" for "Stevens Pass US 2"); nil: the title.
+    public var mapLabel: String?
     /// Cards inside this one (`pass:all`: one per pass).
     public var parts: [ResultCard]
 

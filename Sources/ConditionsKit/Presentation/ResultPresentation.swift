@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Foundation
 
 /// What a result is (`pass`, `moon`, `phases`, …): the name under which a module's
@@ -65,6 +66,12 @@ public protocol ResultPresentation: Sendable {
     /// Like `render`, it must degrade (to `ResultCard.text`, say) on data it does not
     /// recognise, never trap. Default: `ResultCard.text`, the text lines as they are.
     func card(_ data: JSONValue, context: PresentationContext) -> ResultCard
+    /// The map this kind's cards are placed on by their `coordinate`; nil (the default): none.
+    var map: MapLayer? { get }
+    /// Whether the dashboard draws the last 48 hours of this kind's statuses under its card,
+    /// from the history store: right for a status that changes at any hour (a road's), not
+    /// for one that changes on a timetable (the moon's phase). Default: false.
+    var showsHistory: Bool { get }
 }
 
 extension ResultPresentation {
@@ -72,6 +79,12 @@ extension ResultPresentation {
     public func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
         ResultCard.text(of: self, data: data, context: context)
     }
+
+    /// No map.
+    public var map: MapLayer? { nil }
+
+    /// No history under the card.
+    public var showsHistory: Bool { false }
 }
 
 /// The host's services a presentation renders with: terminal styling, local time formatting

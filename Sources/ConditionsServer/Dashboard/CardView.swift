@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsFormats
 import ConditionsKit
 import Foundation
 
@@ -15,30 +16,36 @@ struct CardView {
         let updatedLocal: [String: String]
         /// The record's state as `/v1/events` reports it (`after`).
         let state: String
+        /// The map the kind's presentation places its cards on, if any.
+        var map: MapLayer? = nil
     }
 
     /// Builds the card of `record` through its kind's presentation, with local times from
     /// `renderer`. Call with `renderer` held exclusively (its formatters are not shared).
     static func build(_ record: ResultRecord, renderer: TextRenderer, place: Place) -> Built {
-        let state = ResultState(record).status
+        let state = ResultState(record, catalog: renderer.catalog).status
         guard case .success(_, _, _, let data, _) = record.outcome else {
             return Built(record: record, card: nil, updatedLocal: [:], state: state)
         }
         let context = renderer.context(urn: record.urn, place: place)
-        let card = SourceCatalog.presentation(for: record.kind).card(data, context: context)
+        let presentation = renderer.catalog.presentation(for: record.kind)
+        let card = presentation.card(data, context: context)
         var local: [String: String] = [:]
         func collect(_ card: ResultCard, path: String) {
             if let updated = card.updated { local[path] = renderer.localTime(updated, withDate: true) }
             for (index, part) in card.parts.enumerated() { collect(part, path: "\(path)/\(index)") }
         }
         collect(card, path: "")
-        return Built(record: record, card: card, updatedLocal: local, state: state)
+        return Built(record: record, card: card, updatedLocal: local, state: state, map: presentation.map)
     }
 
-    /// A marker on the map: a card with a position inside Washington.
+    /// A marker on a map: a card with a position inside the frame of its presentation's map.
     struct Marker {
+        let map: MapLayer
         let cardID: String
         let title: String
+        /// The label beside the marker (`ResultCard.mapLabel`, else the title).
+        let label: String
         let status: ResultCard.Status?
         let coordinate: ResultCard.Coordinate
     }
@@ -117,8 +124,8 @@ struct CardView {
         } else {
             view["link"] = false
         }
-        if let coordinate = card.coordinate, WashingtonMap.contains(coordinate) {
-            markers.append(Marker(cardID: id, title: card.title, status: card.status, coordinate: coordinate))
+        if let coordinate = card.coordinate, let map = built.map, map.contains(coordinate) {
+            markers.append(Marker(map: map, cardID: id, title: card.title, label: card.mapLabel ?? card.title, status: card.status, coordinate: coordinate))
         }
         let parts = card.parts.enumerated().map { index, part -> [String: Any] in
             var partView: [String: Any] = ["id": "\(id)-\(index + 1)", "urn": built.record.urn]

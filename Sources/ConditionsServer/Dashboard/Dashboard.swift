@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsFormats
 import ConditionsKit
 import Foundation
 import HTTPTypes
@@ -8,8 +9,8 @@ import Mustache
 import NIOCore
 import Synchronization
 
-/// The page at `GET /`: the configured URNs (or `?urn=…`) as cards, a map of the passes, and a
-/// small script that keeps the cards current from `/v1/events`. Server-rendered from Mustache
+/// The page at `GET /`: the configured URNs (or `?urn=…`) as cards, the maps the modules place
+/// their cards on, and a small script that keeps the cards current from `/v1/events`. Server-rendered from Mustache
 /// templates, so it works without JavaScript; every answer goes through the server's shared
 /// `ResultCoordinator`, so the page costs no more upstream than the API does.
 final class Dashboard: Sendable {
@@ -59,7 +60,7 @@ final class Dashboard: Sendable {
             resources = .failure(error)
         }
         let configuration = server.runtime.configuration
-        renderer = Mutex(TextRenderer(style: .plain, timeZone: configuration.place.timeZone ?? .current, placeName: configuration.place.name))
+        renderer = Mutex(TextRenderer(catalog: server.runtime.catalog, style: .plain, timeZone: configuration.place.timeZone ?? .current, placeName: configuration.place.name))
         title = configuration.dashboard.title ?? "Conditions"
         defaultURNs = configuration.dashboard.urns ?? configuration.report
     }
@@ -118,7 +119,7 @@ final class Dashboard: Sendable {
             "script": "/assets/dashboard.js?v=\(resources.script.version)",
             "exampleURNs": "/?urn=pass:stevens&urn=moon:now",
         ]
-        if !markers.isEmpty { context["map"] = MapView.context(markers: markers, place: server.runtime.configuration.place) }
+        if !markers.isEmpty { context["maps"] = MapView.contexts(markers: markers, place: server.runtime.configuration.place) }
         let bytes = Array((resources.templates.render(context, withTemplate: "page") ?? "").utf8)
         let etag = HTTPCaching.etag(bytes)
         let body = ByteBuffer(bytes: bytes)
@@ -202,14 +203,16 @@ final class Dashboard: Sendable {
 
     // MARK: Parts
 
-    /// For each pass card, its last 48 hours from the history store, as a function of the
-    /// card's id giving the `history` template's context. None when the server records no
-    /// history or its store cannot be read (the page is the same as without history).
+    /// For each card whose presentation asks for it (`showsHistory`), its last 48 hours from
+    /// the history store, as a function of the card's id giving the `history` template's
+    /// context. None when the server records no history or its store cannot be read (the page
+    /// is the same as without history).
     private func historyStrips(_ records: [ResultRecord], now: Date) async -> [String: (String) -> Any] {
-        let passes = records.filter { $0.kind?.rawValue == "pass" }
-        guard !passes.isEmpty, let store = await server.history?.store() else { return [:] }
+        let catalog = server.runtime.catalog
+        let withHistory = records.filter { catalog.presentation(for: $0.kind).showsHistory }
+        guard !withHistory.isEmpty, let store = await server.history?.store() else { return [:] }
         var found: [(ResultRecord, [HistoryChange])] = []
-        for record in passes {
+        for record in withHistory {
             guard let changes = try? await store.changes(urn: record.urn, from: now.addingTimeInterval(-HistoryStrip.span), to: now,
                                                          limit: HistoryStrip.maximumChanges).changes else { continue }
             found.append((record, changes))
@@ -218,7 +221,7 @@ final class Dashboard: Sendable {
         var strips: [String: (String) -> Any] = [:]
         renderer.withLock { renderer in
             for (record, changes) in found {
-                let stretches = HistoryStrip.stretches(changes, kind: record.kind, now: now, context: renderer.context(urn: record.urn, place: place))
+                let stretches = HistoryStrip.stretches(changes, presentation: renderer.catalog.presentation(for: record.kind), now: now, context: renderer.context(urn: record.urn, place: place))
                 let times = stretches.flatMap { [$0.from, $0.to] }
                 let local = Dictionary(times.map { ($0, renderer.localTime($0, withDate: true)) }, uniquingKeysWith: { first, _ in first })
                 strips[record.urn] = { id in HistoryStrip.view(stretches, id: id, now: now) { local[$0] ?? Timestamp.string(from: $0) } ?? false }

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 
@@ -32,9 +33,8 @@ enum HistoryStrip {
     /// The stretches of `changes` within the `span` before `now`, each status read through the
     /// presentation of `kind` as the card reads its current one; neighbours that read the same
     /// (a restriction text changed, the word did not) are one stretch.
-    static func stretches(_ changes: [HistoryChange], kind: ResultKind?, now: Date, context: PresentationContext) -> [Stretch] {
+    static func stretches(_ changes: [HistoryChange], presentation: any ResultPresentation, now: Date, context: PresentationContext) -> [Stretch] {
         let start = now.addingTimeInterval(-span)
-        let presentation = SourceCatalog.presentation(for: kind)
         var stretches: [Stretch] = []
         for (index, change) in changes.enumerated() {
             var end = index + 1 < changes.count ? changes[index + 1].firstSeen : change.lastSeen

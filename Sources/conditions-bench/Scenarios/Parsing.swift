@@ -1,6 +1,8 @@
 import ConditionsCore
 import ConditionsHTML
+import ConditionsJSON
 import ConditionsKit
+import ConditionsModules
 import Foundation
 import Logging
 
@@ -49,10 +51,10 @@ enum Parsing {
         ]
     }
 
-    /// The WSDOT module as the CLI registers it (`SourceCatalog`), so the figure is the shipped module's.
+    /// The WSDOT module as the CLI registers it (`RegisteredModules`), so the figure is the shipped module's.
     private static func source(_ options: String, place: Place, logger: Logger) throws -> any ConditionsSource {
         guard let object = try JSONValue.parse(options).objectValue else { throw Bench.Failed(description: "options are not an object") }
-        guard let module = SourceCatalog.module(named: "WSDOT") else { throw Bench.Failed(description: "no WSDOT module in the catalog") }
+        guard let module = SourceCatalog(RegisteredModules.all).module(named: "WSDOT") else { throw Bench.Failed(description: "no WSDOT module in the catalog") }
         return try module.init(configuration: SourceConfiguration(
             instance: "wsdot", options: SourceOptions(path: "sources.wsdot.options", object: object, baseDirectory: URL(fileURLWithPath: "/")),
             configDirectory: URL(fileURLWithPath: "/"), place: place, logger: logger))

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConditionsCore
 import ConditionsKit
+import ConditionsModules
 import Foundation
 import Logging
 
@@ -17,11 +18,15 @@ struct GlobalOptions: ParsableArguments {
 
     var environment: [String: String] { ProcessEnvironment.current() }
 
+    /// The modules this program links (`RegisteredModules`), for everything that creates or
+    /// presents results.
+    var catalog: SourceCatalog { SourceCatalog(RegisteredModules.all) }
+
     /// Reads, overlays and instantiates the configuration.
     /// `validatingUnrouted`: also create (and so check the options of) instances no scheme routes to.
     func loadRuntime(logger: Logger, validatingUnrouted: Bool = false) throws(ConfigurationError) -> Runtime {
         let configuration = try loadConfiguration()
-        let runtime = try Runtime(configuration, environment: environment, logger: logger, validatingUnrouted: validatingUnrouted)
+        let runtime = try Runtime(configuration, catalog: catalog, environment: environment, logger: logger, validatingUnrouted: validatingUnrouted)
         LogSetup.secrets.withLock { $0.formUnion(runtime.secrets) }
         return runtime
     }
@@ -31,7 +36,7 @@ struct GlobalOptions: ParsableArguments {
         let url = try ConfigFile.locate(explicit: config, environment: environment, currentDirectory: cwd)
         let file = try ConfigFile.read(url)
         let profileName = profile ?? environment["CONDITIONS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return try Configuration.load(file, profile: profileName)
+        return try Configuration.load(file, profile: profileName, catalog: catalog)
     }
 
     var logLevel: Logger.Level {

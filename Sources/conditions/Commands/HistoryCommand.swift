@@ -1,5 +1,7 @@
 import ArgumentParser
 import ConditionsCore
+import ConditionsFormats
+import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Logging
@@ -83,7 +85,7 @@ struct HistoryCommand: AsyncParsableCommand {
             }
             await store.close()
         }
-        let renderer = TextRenderer(style: .forStandardOutput(environment: global.environment), timeZone: timeZone,
+        let renderer = TextRenderer(catalog: global.catalog, style: .forStandardOutput(environment: global.environment), timeZone: timeZone,
                                     placeName: configuration.place.name)
         write(Self.render(changes, format: format, renderer: renderer, timeZone: timeZone), to: .standardOutput)
         if format == .text, changes.isEmpty {

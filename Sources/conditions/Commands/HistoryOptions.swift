@@ -11,6 +11,6 @@ struct HistoryOptions: ParsableArguments {
     /// turns recording off. Nothing is opened until the first observation.
     func recorder(runtime: Runtime, environment: [String: String], logger: Logger) -> HistoryRecorder? {
         guard !noHistory, runtime.configuration.history.enabled else { return nil }
-        return HistoryRecorder(settings: runtime.configuration.history, environment: environment, logger: logger)
+        return HistoryRecorder(settings: runtime.configuration.history, catalog: runtime.catalog, environment: environment, logger: logger)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConditionsCore
+import ConditionsFormats
 import ConditionsProcess
 import ConditionsKit
 import Foundation
@@ -67,7 +68,7 @@ struct ReportCommand: AsyncParsableCommand {
             // Recorded before printing, as watch does; a pinned clock (--now) is when they were observed.
             let records = await resolver.resolve(requested)
             progress?.finish()
-            let recorder = HistoryRecorder(settings: runtime.configuration.history, environment: global.environment, logger: logger)
+            let recorder = HistoryRecorder(settings: runtime.configuration.history, catalog: runtime.catalog, environment: global.environment, logger: logger)
             await recorder.record(records, at: clock.now)
             await recorder.close()
             failed = records.contains(where: \.failed)
@@ -75,7 +76,7 @@ struct ReportCommand: AsyncParsableCommand {
                 write(templateRenderer.render(records, generatedAt: clock.now, place: runtime.configuration.place), to: .standardOutput)
             } else {
                 var printer = ReportPrinter(format: format, style: .forStandardOutput(environment: global.environment),
-                                            place: runtime.configuration.place)
+                                            place: runtime.configuration.place, catalog: runtime.catalog)
                 for record in records { printer.print(record) }
                 printer.finish()
             }
@@ -87,7 +88,7 @@ struct ReportCommand: AsyncParsableCommand {
             write(templateRenderer.render(records, generatedAt: clock.now, place: runtime.configuration.place), to: .standardOutput)
         } else {
             var printer = ReportPrinter(format: format, style: .forStandardOutput(environment: global.environment),
-                                        place: runtime.configuration.place)
+                                        place: runtime.configuration.place, catalog: runtime.catalog)
             await resolver.resolve(requested) { record in
                 progress?.clear()
                 failed = failed || record.failed

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConditionsCore
+import ConditionsJSON
 import ConditionsKit
 
 /// `conditions routes`: the routing table, pattern → instances (in the order tried) → modules.

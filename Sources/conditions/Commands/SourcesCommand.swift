@@ -14,7 +14,7 @@ struct SourcesCommand: ParsableCommand {
         let configuration: Configuration
         do { configuration = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
         // No instance is created here, but anything printed or logged is still masked.
-        let secrets = Runtime.secrets(in: configuration, environment: global.environment)
+        let secrets = Runtime.secrets(in: configuration, catalog: global.catalog, environment: global.environment)
         LogSetup.secrets.withLock { $0.formUnion(secrets) }
         var out = "Instances (\(configuration.file.path)\(configuration.profile.map { ", profile \($0)" } ?? "")):\n"
         let instanceRows = configuration.instances.map { instance -> [String] in
@@ -27,7 +27,7 @@ struct SourcesCommand: ParsableCommand {
         }
         out += Table(headers: ["ID", "MODULE", "ROUTED SCHEMES"], rows: instanceRows).rendered(indent: 2)
         out += "\nModules:\n"
-        out += Table(headers: ["MODULE", "SERVES"], rows: SourceCatalog.modules.map { [$0.moduleName, $0.summary] }).rendered(indent: 2)
+        out += Table(headers: ["MODULE", "SERVES"], rows: global.catalog.modules.map { [$0.moduleName, $0.summary] }).rendered(indent: 2)
         write(out, to: .standardOutput)
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import ConditionsCore
+import ConditionsJSON
 import ConditionsProcess
 import ConditionsKit
 import Foundation
@@ -82,11 +83,11 @@ struct WatchCommand: AsyncParsableCommand {
         let policy = try cache.policy(runtime: runtime, environment: global.environment)
         Self.exitCleanlyOnInterrupt()
 
-        let renderer = TextRenderer(style: .forStandardOutput(environment: global.environment),
+        let renderer = TextRenderer(catalog: runtime.catalog, style: .forStandardOutput(environment: global.environment),
                                     timeZone: runtime.configuration.place.timeZone ?? .current,
                                     placeName: runtime.configuration.place.name)
         let recorder = history.recorder(runtime: runtime, environment: global.environment, logger: logger)
-        var tracker = WatchTracker()
+        var tracker = WatchTracker(catalog: runtime.catalog)
         var poll = 0
         while true {
             poll += 1

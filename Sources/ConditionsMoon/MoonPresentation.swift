@@ -1,3 +1,6 @@
+import ConditionsFormats
+import ConditionsJSON
+import ConditionsKit
 import Foundation
 
 /// `moon:now` as text: `🌔 waxing gibbous, 88% lit, 12.3 days old` and the day's rise and set.

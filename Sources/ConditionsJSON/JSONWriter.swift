@@ -43,7 +43,7 @@ extension JSONValue {
 
     /// Integral doubles print without a fraction ("31" rather than "31.0") so values read as
     /// people expect; everything else uses Swift's shortest round-tripping form.
-    static func format(_ d: Double) -> String {
+    package static func format(_ d: Double) -> String {
         if d.rounded() == d, abs(d) < 1e15 { return String(Int(d)) }
         return "\(d)"
     }

@@ -1,6 +1,8 @@
+import ConditionsFormats
+@testable import ConditionsJSON
 import Foundation
 import Testing
-@testable import ConditionsKit
+import ConditionsKit
 
 /// The value type itself: ordered objects, typed readers, literals and the Codable bridge.
 @Suite struct JSONValueTests {

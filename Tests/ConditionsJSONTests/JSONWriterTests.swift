@@ -1,6 +1,7 @@
+@testable import ConditionsJSON
 import Foundation
 import Testing
-@testable import ConditionsKit
+import ConditionsKit
 
 /// The writer: compact and pretty forms, safe string escaping, numbers that read as people expect.
 @Suite struct JSONWriterTests {

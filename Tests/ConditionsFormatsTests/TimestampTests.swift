@@ -1,6 +1,7 @@
+@testable import ConditionsFormats
 import Foundation
 import Testing
-@testable import ConditionsKit
+
 
 /// ISO 8601 in and out: every date in output is `yyyy-MM-ddTHH:mm:ssZ`.
 @Suite struct TimestampTests {

@@ -1,6 +1,8 @@
+import ConditionsFormats
+@testable import ConditionsJSON
 import Foundation
 import Testing
-@testable import ConditionsKit
+import ConditionsKit
 
 /// `JSONValue.parse(_:duplicateKeys:)`: config files reject repeated names, everything else
 /// keeps reading them as before.

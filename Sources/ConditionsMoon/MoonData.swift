@@ -1,3 +1,5 @@
+import ConditionsJSON
+import ConditionsKit
 import Foundation
 
 /// The result data of the moon routes, shared by every moon source (the local Astronomy

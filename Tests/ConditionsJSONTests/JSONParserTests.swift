@@ -1,6 +1,7 @@
+@testable import ConditionsJSON
 import Foundation
 import Testing
-@testable import ConditionsKit
+import ConditionsKit
 
 /// The hand-written parser: exact values, key order, strict strings, positioned errors, bounded depth.
 @Suite struct JSONParserTests {

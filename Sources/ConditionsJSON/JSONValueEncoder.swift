@@ -1,3 +1,4 @@
+import ConditionsFormats
 import Foundation
 
 /// Encodes an `Encodable` straight into a `JSONValue`, keeping keys in the order the type
