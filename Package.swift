@@ -55,22 +55,26 @@ let package = Package(
             name: "ConditionsKit",
             dependencies: [
                 "ConditionsJSON",
-                "ConditionsFormats",
+                "ConditionsText",
                 .product(name: "Logging", package: "swift-log"),
             ]
         ),
 
         // MARK: Shared toolkits
-        // Civil time (ISO 8601 instants, calendar arithmetic) and grouped numbers.
-        .target(name: "ConditionsFormats"),
+        // Text a module reads and writes: ISO 8601 instants and civil dates, grouped numbers,
+        // close-name suggestions, secrets masked in URLs and headers.
+        .target(name: "ConditionsText"),
         // JSON values, parsing and writing: result data, sources.json, fixtures.
         .target(name: "ConditionsJSON", dependencies: [
-            "ConditionsFormats",
+            "ConditionsText",
             .product(name: "OrderedCollections", package: "swift-collections"),
         ]),
         // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
         // module that answers them (Astronomy, Aeris).
-        .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"]),
+        .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"]),
+        // The in-process fresh-value memo: values made once, shared while fresh (FreshValues),
+        // and `MemoryMemo`, the `SourceMemo` the host keeps per instance.
+        .target(name: "ConditionsMemo", dependencies: ["ConditionsKit", "ConditionsJSON"]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",
@@ -81,7 +85,7 @@ let package = Package(
         // which opens libcurl.so.4 on the first call (docs/performance.md, scenario 1).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "LazyLibcurl"),
-        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "ConditionsJSON", "CCurl", "LazyLibcurl"], exclude: ["README.md"]),
+        .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "CCurl", "LazyLibcurl"], exclude: ["README.md"]),
         // Runs child programs (hooks, Exec programs, the page renderer): own process group, clean
         // signal state, deadline, output cap, no cooperative-pool thread waiting.
         .target(name: "ConditionsProcess", dependencies: [
@@ -95,7 +99,8 @@ let package = Package(
             dependencies: [
                 "ConditionsKit",
                 "ConditionsJSON",
-                "ConditionsFormats",
+                "ConditionsText",
+                "ConditionsMemo",
                 "ConditionsHTTP",
                 "ConditionsProcess",
                 .product(name: "Logging", package: "swift-log"),
@@ -111,7 +116,7 @@ let package = Package(
                 "ConditionsCore",
                 "ConditionsKit",
                 "ConditionsJSON",
-                "ConditionsFormats",
+                "ConditionsText",
                 .product(name: "MCP", package: "swift-sdk"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "DequeModule", package: "swift-collections"),
@@ -124,7 +129,7 @@ let package = Package(
                 "ConditionsCore",
                 "ConditionsKit",
                 "ConditionsJSON",
-                "ConditionsFormats",
+                "ConditionsText",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -208,15 +213,15 @@ let package = Package(
         .executableTarget(name: "conditions-bench-spawn", path: "Sources/conditions-bench-spawn"),
 
         // MARK: Source modules (plugins)
-        .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"], path: "Plugins/Fixtures/Sources"),
-        .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
+        .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Sources"),
+        .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
         // ConditionsProcess: the `render` option runs a headless browser.
-        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
                 exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json")]),
-        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon"], path: "Plugins/Astronomy/Sources"),
+        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources"),
         // ConditionsProcess: each URN runs the configured program.
-        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
-        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"], path: "Plugins/NWS/Sources"),
+        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
+        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources"),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
@@ -232,12 +237,12 @@ let package = Package(
         // Calls LazyLibcurl's functions from C, as FoundationNetworking does.
         .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl", "LazyLibcurl", "LazyLibcurlProbe"]),
-        .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsFormats"]),
-        .testTarget(name: "ConditionsJSONTests", dependencies: ["ConditionsJSON", "ConditionsFormats", "ConditionsKit"]),
-        .testTarget(name: "ConditionsFormatsTests", dependencies: ["ConditionsFormats"]),
-        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsFormats"]),
+        .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"]),
+        .testTarget(name: "ConditionsJSONTests", dependencies: ["ConditionsJSON", "ConditionsText", "ConditionsKit"]),
+        .testTarget(name: "ConditionsTextTests", dependencies: ["ConditionsText"]),
+        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
-        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", "ConditionsModules", "TestSources", "LoopbackServer", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsModules", "TestSources", "LoopbackServer", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "SQLiteNIO", package: "sqlite-nio")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
@@ -257,13 +262,13 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
-        .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsFormats"], path: "Plugins/Fixtures/Tests"),
-        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
-        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
+        .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
         // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
-        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsFormats", "ConditionsHTTP", "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -3,7 +3,7 @@
 // errors, then each result's presentation (text, change key, card). The first byte picks the
 // HTTP status; the second's low bit whether `/points` answers with a valid grid (so the
 // forecast decoders see the fuzz bytes) or with the fuzz bytes too. The rest is the body.
-import ConditionsFormats
+import ConditionsText
 import ConditionsKit
 import Foundation
 import NWS

@@ -1,5 +1,6 @@
 import CCurl
 import ConditionsKit
+import ConditionsText
 import Dispatch
 import Foundation
 import Synchronization

@@ -1,5 +1,6 @@
 import CCurl
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 extension Transfer {

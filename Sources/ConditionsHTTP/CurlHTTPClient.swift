@@ -1,4 +1,5 @@
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// The network `HTTPClient`, built on libcurl.

@@ -1,5 +1,6 @@
 import CCurl
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// The body of the engine thread: admits queued requests, drives curl, and answers each

@@ -1,4 +1,4 @@
-import ConditionsFormats
+import ConditionsText
 import Foundation
 
 /// Encodes an `Encodable` straight into a `JSONValue`, keeping keys in the order the type

@@ -1,4 +1,5 @@
 import ConditionsJSON
+import ConditionsText
 import Foundation
 import Logging
 
@@ -155,7 +156,8 @@ public struct SourceContext: Sendable {
     public let urns: (any URNResolving)?
 
     /// A context; the host makes these, tests may too. `places` nil: only `here`, the `place`;
-    /// `memo` nil: a memo of this context's own, in memory; `urns` nil: no other URN resolves.
+    /// `memo` nil: nothing is kept (a test wanting values kept passes a `MemoryMemo`); `urns`
+    /// nil: no other URN resolves.
     public init(now: Date, place: Place, places: Places? = nil, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits(),
                 maxAge: Double = 0, memo: (any SourceMemo)? = nil, urns: (any URNResolving)? = nil) {
         self.urns = urns
@@ -166,7 +168,7 @@ public struct SourceContext: Sendable {
         self.http = http
         self.limits = limits
         self.maxAge = maxAge
-        self.memo = memo ?? MemoryMemo()
+        self.memo = memo ?? UnkeptMemo()
     }
 }
 

@@ -1,4 +1,5 @@
 import ConditionsJSON
+import ConditionsText
 import Foundation
 
 /// A source's `options` object from `sources.json`, read key by key with typed accessors.

@@ -1,5 +1,5 @@
 import ConditionsCore
-import ConditionsFormats
+import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation

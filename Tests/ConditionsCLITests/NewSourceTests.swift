@@ -65,8 +65,8 @@ import Testing
         let added = Set(newPackage.split(separator: "\n")).subtracting(package.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
         #expect(added == [
             "\"Tides\",",
-            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsFormats\"], path: \"Plugins/Tides/Sources\"),",
-            ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsFormats\"], path: \"Plugins/Tides/Tests\"),",
+            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Sources\"),",
+            ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Tests\"),",
         ])
         #expect(newPackage.split(separator: "\n").count == package.split(separator: "\n").count + 3)
         let newCatalog = try text(folder.appendingPathComponent("Sources/ConditionsModules/RegisteredModules.swift"))

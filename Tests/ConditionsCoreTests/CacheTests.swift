@@ -1,4 +1,4 @@
-import ConditionsFormats
+import ConditionsText
 import ConditionsKit
 import ConditionsMoon
 import Foundation

@@ -1,4 +1,4 @@
-import ConditionsFormats
+import ConditionsText
 @testable import ConditionsJSON
 import Foundation
 import Testing

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsMemo
 import Foundation
 import Synchronization
 import Testing

@@ -1,6 +1,8 @@
+@testable import ConditionsKit
+import ConditionsText
 import Foundation
 import Testing
-@testable import ConditionsKit
+
 
 /// Secrets never reach output: URLs and headers are masked before printing.
 @Suite struct RedactionTests {

@@ -1,4 +1,4 @@
-import ConditionsFormats
+import ConditionsText
 import Foundation
 import TestHarness
 import Testing

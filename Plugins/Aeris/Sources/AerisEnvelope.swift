@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// Aeris wraps every answer in `{"success", "error", "response"}`; the seed read `response`

@@ -1,5 +1,5 @@
 @testable import Astronomy
-import ConditionsFormats
+import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// What `/points/{lat},{lon}` says about a point: the URLs of its forecasts (followed as

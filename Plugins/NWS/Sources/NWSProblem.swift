@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// An NWS error answer: an `application/problem+json` body (`{type, title, status, detail,

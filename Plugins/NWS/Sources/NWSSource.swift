@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// Forecasts and active alerts from the National Weather Service (api.weather.gov, key-less)

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// What a URN's `{place}` names: a configured place, `here` (the config's location) or literal

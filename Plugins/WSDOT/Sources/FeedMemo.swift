@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsMemo
 import Foundation
 
 /// The last feed an instance read, shared by every URN that needs it while it is fresh.

@@ -1,6 +1,7 @@
 import ConditionsHTML
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// Which markup a pass page is read with (the `layout` option).

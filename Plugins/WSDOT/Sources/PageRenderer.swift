@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 import Synchronization
 // scripts/fuzz compiles this module from its sources without the process toolkit; it gets a

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// Reads WSDOT's two publications of every pass at once: the Traveler Information API

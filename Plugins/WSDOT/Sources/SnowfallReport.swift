@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// One pass's snowfall over one season: the result `data` of `snowfall:{pass}` and

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// `snowfall:{pass}` and `snowfall:{pass}:{season}`: a season's daily snowfall at one pass, from

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// Washington mountain pass conditions from WSDOT: `pass:{name}` and `pass:all`.

@@ -1,4 +1,4 @@
-import ConditionsFormats
+import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// `sources.json` after the profile overlay, checked for shape. Options are still raw (the

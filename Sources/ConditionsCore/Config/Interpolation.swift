@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 
 /// Substitutes `${NAME}` references in config strings with environment variables, so secrets
 /// live in the environment rather than in `sources.json`. `$${` writes a literal `${`.

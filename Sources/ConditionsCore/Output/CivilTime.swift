@@ -1,4 +1,4 @@
-import ConditionsFormats
+import ConditionsText
 import ConditionsKit
 
 /// A proleptic Gregorian date and time of day, from seconds since 1970-01-01T00:00 on the same

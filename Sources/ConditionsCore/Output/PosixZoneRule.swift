@@ -1,4 +1,4 @@
-import ConditionsFormats
+import ConditionsText
 import ConditionsKit
 
 /// The POSIX TZ string in a TZif file's footer (RFC 8536 §3.3), which gives a zone's local time

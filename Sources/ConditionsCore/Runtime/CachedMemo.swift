@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsMemo
 import Foundation
 
 /// The memo a source's context carries (`SourceMemo`): its instance's memory for the life of

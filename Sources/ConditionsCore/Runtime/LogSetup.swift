@@ -1,4 +1,5 @@
 import ConditionsKit
+import ConditionsText
 import Foundation
 import Logging
 import Synchronization

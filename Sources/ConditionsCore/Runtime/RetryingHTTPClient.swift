@@ -1,5 +1,6 @@
 import ConditionsHTTP
 import ConditionsKit
+import ConditionsText
 import Foundation
 import Logging
 

@@ -1,4 +1,5 @@
 import ConditionsKit
+import ConditionsMemo
 import Logging
 
 /// One configured source: an instance of a module under its id, with the HTTP limits that apply to it.

@@ -1,3 +1,4 @@
+import ConditionsText
 /// The Compass router: patterns mapped to handlers, URNs matched to the most specific pattern.
 ///
 /// - A URN matches a pattern with the same number of segments whose literals all equal the

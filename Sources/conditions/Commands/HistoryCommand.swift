@@ -1,6 +1,6 @@
 import ArgumentParser
 import ConditionsCore
-import ConditionsFormats
+import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation

@@ -1,6 +1,6 @@
 import ArgumentParser
 import ConditionsCore
-import ConditionsFormats
+import ConditionsText
 import ConditionsProcess
 import ConditionsKit
 import Foundation

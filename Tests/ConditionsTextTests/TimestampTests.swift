@@ -1,4 +1,4 @@
-@testable import ConditionsFormats
+@testable import ConditionsText
 import Foundation
 import Testing
 

@@ -1,5 +1,6 @@
+@testable import ConditionsText
 import Testing
-@testable import ConditionsKit
+
 
 /// "Did you mean": close names only, closest first.
 @Suite struct SuggestionsTests {
