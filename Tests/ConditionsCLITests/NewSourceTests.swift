@@ -200,7 +200,11 @@ import Testing
 
         // A change the presentation cares about is announced, one it ignores is not: replayed
         // `tide` results (a Fixtures instance under the same scheme, so the same kind) whose
-        // file changes under a running watch, first only in asOf, then in message.
+        // file changes under a running watch, first only in asOf, then in message. Each step
+        // waits for watch rather than for a guessed time: the asOf change once the initial line
+        // is out, the message change once a poll begun after it (the resolver's debug line comes
+        // before the read) has ended, which the next poll's line shows; watch is stopped once
+        // the change is out.
         let recorded = folder.appendingPathComponent("recorded/tide")
         try FileManager.default.createDirectory(at: recorded, withIntermediateDirectories: true)
         func record(_ message: String, _ asOf: String) -> String {
@@ -215,9 +219,20 @@ import Testing
             }
             """#.utf8).write(to: folder.appendingPathComponent("replay.json"))
         let script = """
-            (sleep 1.5; printf '%s' '\(record("low water at, seattle", "2026-11-21T15:00:00Z"))' > recorded/tide/seattle.json.new && mv recorded/tide/seattle.json.new recorded/tide/seattle.json
-             sleep 2; printf '%s' '\(record("high water at, seattle", "2026-11-21T15:00:00Z"))' > recorded/tide/seattle.json.new && mv recorded/tide/seattle.json.new recorded/tide/seattle.json) &
-            exec "$0" watch --config replay.json --every 1 --count 6 --format ndjson tide:seattle
+            waitfor() { until "$@"; do kill -0 "$watch" || exit 1; sleep 0.05; done; }
+            polls() { grep -c 'resolving tide:seattle' replay.err; }
+            polled() { [ "$(polls)" -ge "$1" ]; }
+            "$0" watch -vv --config replay.json --every 1 --format ndjson tide:seattle > replay.out 2> replay.err &
+            watch=$!
+            waitfor grep -q '"event":"initial"' replay.out
+            printf '%s' '\(record("low water at, seattle", "2026-11-21T15:00:00Z"))' > recorded/tide/seattle.json.new && mv recorded/tide/seattle.json.new recorded/tide/seattle.json
+            n=$(polls)
+            waitfor polled $((n + 2))
+            printf '%s' '\(record("high water at, seattle", "2026-11-21T15:00:00Z"))' > recorded/tide/seattle.json.new && mv recorded/tide/seattle.json.new recorded/tide/seattle.json
+            waitfor grep -q '"event":"change"' replay.out
+            kill -TERM "$watch"; wait "$watch"; status=$?
+            cat replay.out; cat replay.err >&2
+            exit $status
             """
         let replayed = try await Self.run("/bin/sh", ["-c", script, binary], in: folder, timeout: 60)
         #expect(replayed.status == 0, "\(replayed.stderr)")
