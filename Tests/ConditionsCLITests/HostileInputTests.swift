@@ -180,7 +180,8 @@ import Testing
                 let run = try await CLI.run(arguments, in: dir, timeout: 30)
                 let elapsed = Date().timeIntervalSince(started)
                 #expect(run.status == 2, "\(name) \(arguments[0]): exit \(run.status): \(run.stderr.prefix(300))")
-                #expect(elapsed < 15, "\(name): \(elapsed) s")
+                // The run's own 30 s limit is what a hang (reading /dev/zero, say) would meet.
+                #expect(elapsed < 20, "\(name): \(elapsed) s")
                 #expect(run.stdout.isEmpty, "\(name)")
                 #expect(!run.stderrLines.isEmpty, "\(name)")
                 for line in run.stderrLines {

@@ -40,7 +40,16 @@ struct ConcurrencyTests {
     }
 
     @Test func concurrentRequestsToOneHostAreCappedAndReuseConnections() async throws {
-        let server = try startServer { $0.route("/slow", Response.text("ok").delayed(0.5)) }
+        // The first six are held until all six have arrived: six connections at once however
+        // late the pool runs some of the tasks (a request answered before the sixth is sent
+        // would leave its connection free for it).
+        let six = Barrier(6)
+        let server = try startServer {
+            $0.route("/slow") { _ in
+                six.arrive()
+                return Response.text("ok").delayed(0.5)
+            }
+        }
         let client = try makeClient()
         let elapsed = try await seconds {
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -60,7 +69,13 @@ struct ConcurrencyTests {
     }
 
     @Test func limitedViewCanLowerTheConnectionCap() async throws {
-        let server = try startServer { $0.route("/slow", Response.text("ok").delayed(0.2)) }
+        let two = Barrier(2)
+        let server = try startServer {
+            $0.route("/slow") { _ in
+                two.arrive()
+                return Response.text("ok").delayed(0.2)
+            }
+        }
         let client = try makeClient()
         let gentle = client.limited(HTTPLimits(maxConnectionsPerHost: 2))
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -73,9 +88,17 @@ struct ConcurrencyTests {
     }
 
     @Test func differentHostsDoNotWaitForEachOther() async throws {
-        // Waiting behind the busy host would take at least 4 s; a loaded 2-core machine answers
-        // the others well inside 2.5 s (0.5 s failed once with three builds running).
-        let busy = try startServer { $0.route("/slow", Response.text("slow").delayed(4)) }
+        // The busy host holds its answer until the others have been answered (60 s at most):
+        // waiting behind it would take the whole minute, so a bound of 20 s tells the two apart
+        // whatever a loaded machine adds (0.5 s failed once with three builds running).
+        let held = Gate()
+        let busy = try startServer {
+            $0.route("/slow") { _ in
+                held.wait(atMost: 60)
+                return .text("slow")
+            }
+        }
+        defer { held.open() }
         let other = try startServer { $0.route("/fast", .text("fast")) }
         let client = try makeClient(HTTPLimits(maxConnectionsPerHost: 1))
 
@@ -85,14 +108,17 @@ struct ConcurrencyTests {
             for _ in 0..<3 {
                 group.addTask { try await client.get(busy.url("/slow")).requireSuccess() }
             }
-            try await Task.sleep(for: .milliseconds(100))
+            // One busy request holds the host's only connection; the other two wait behind it.
+            #expect(await eventually { busy.stats.totalRequests == 1 })
             let fast = try await seconds { try await client.get(targets[0]).requireSuccess() }
-            #expect(fast < 2.5)
+            #expect(fast < 20)
             busy.route("/fast", .text("fast"))
             let sameServerOtherName = try await seconds {
                 try await client.get(busy.url("/fast", host: "localhost")).requireSuccess()
             }
-            #expect(sameServerOtherName < 2.5)
+            #expect(sameServerOtherName < 20)
+            #expect(busy.requestCount("/slow") == 1, "the busy host was still busy")
+            held.open()
             group.cancelAll()
         }
     }
@@ -108,7 +134,7 @@ struct ConcurrencyTests {
             let result = await task.result
             #expect(throws: CancellationError.self) { try result.get() }
         }
-        #expect(elapsed < 10)  // the server would answer after 30 s
+        #expect(elapsed < 20)  // the server would answer after 30 s
         // The easy handle was removed, so the connection closes and the server notices.
         #expect(await eventually { server.stats.openConnections == 0 })
     }
@@ -125,14 +151,25 @@ struct ConcurrencyTests {
     }
 
     @Test func cancellingAQueuedRequestLeavesOthersRunning() async throws {
-        let server = try startServer { $0.route("/slow", Response.text("done").delayed(0.6)) }
+        // The first request holds the only connection until the queued one is cancelled, so
+        // the queued one cannot have been sent first, however long this test stalls.
+        let held = Gate()
+        let server = try startServer {
+            $0.route("/slow") { _ in
+                held.wait(atMost: 60)
+                return .text("done")
+            }
+        }
+        defer { held.open() }
         let client = try makeClient(HTTPLimits(maxConnectionsPerHost: 1))
         let first = Task { try await client.get(server.url("/slow")) }
         #expect(await eventually { server.stats.totalRequests == 1 })
         let queued = Task { try await client.get(server.url("/slow?queued")) }
+        // Time to join the queue; cancelled earlier, it is never sent either.
         try await Task.sleep(for: .milliseconds(100))
         queued.cancel()
         await #expect(throws: CancellationError.self) { try await queued.value }
+        held.open()
 
         #expect(try await first.value.status == 200)
         #expect(server.stats.totalRequests == 1)

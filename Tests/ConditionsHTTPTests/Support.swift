@@ -38,12 +38,58 @@ func seconds(_ operation: () async throws -> Void) async rethrows -> Double {
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
 }
 
-/// Polls `condition` for up to `timeout` seconds.
-func eventually(timeout: Double = 3, _ condition: () -> Bool) async -> Bool {
+/// Polls `condition` for up to `timeout` seconds: it returns as soon as the condition holds,
+/// so the bound only decides how long a failing test waits, and is long enough that no stall
+/// of a loaded machine reaches it.
+func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
     let deadline = Date().addingTimeInterval(timeout)
     while Date() < deadline {
         if condition() { return true }
         try? await Task.sleep(for: .milliseconds(20))
     }
     return condition()
+}
+
+/// Holds loopback responses on the server's connection threads until the test opens it, for
+/// at most `seconds` (so a failing test ends, and `stop()`, which waits for every connection
+/// thread, returns).
+final class Gate: @unchecked Sendable {
+    // @unchecked: `isOpen` is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private var isOpen = false
+
+    func wait(atMost seconds: Double) {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        while !isOpen, condition.wait(until: deadline) {}
+        condition.unlock()
+    }
+
+    func open() {
+        condition.lock()
+        isOpen = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
+
+/// Holds each arriving request (on its connection thread) until `count` have arrived, for at
+/// most `seconds`: those `count` are then provably in flight at once, whenever the client's
+/// tasks got to run. Later arrivals pass at once.
+final class Barrier: @unchecked Sendable {
+    // @unchecked: `arrived` is only touched with `condition` locked.
+    private let condition = NSCondition()
+    private let count: Int
+    private var arrived = 0
+
+    init(_ count: Int) { self.count = count }
+
+    func arrive(waitingAtMost seconds: Double = 30) {
+        let deadline = Date().addingTimeInterval(seconds)
+        condition.lock()
+        arrived += 1
+        condition.broadcast()
+        while arrived < count, condition.wait(until: deadline) {}
+        condition.unlock()
+    }
 }

@@ -26,6 +26,7 @@ struct DashboardTests {
         let dir = try DashboardSetup.fixtures(extraFixtures: ["pass/snoqualmie.json": fresh], extra: #", "report": ["pass:snoqualmie", "moon:now", "phases:5"]"#)
         defer { try? FileManager.default.removeItem(at: dir) }
         try await InProcessServer.with(in: dir) { server in
+            let pageAsked = ContinuousClock.now
             let page = try await server.request("/")
             #expect(page.status == 200)
             #expect(page.header("Content-Type") == "text/html; charset=utf-8")
@@ -40,17 +41,19 @@ struct DashboardTests {
             // The fixtures' TTL (2 min) is the shortest shown: the page without JS reloads then.
             #expect(page.body.contains(#"<noscript><meta http-equiv="refresh" content="120"></noscript>"#))
             #expect(!page.body.contains("src=\"http") && !page.body.contains("stylesheet\" href=\"http"), "nothing from elsewhere")
-            let etag = try #require(page.header("ETag"))
+            _ = try #require(page.header("ETag"))
             #expect(page.header("Cache-Control") == "max-age=0")
             // The page made a moment ago is answered again (for up to 10 s, within the pass's
             // freshness): the same bytes, so a browser revalidating gets 304.
-            let revalidated = try await server.request("/", headers: [("If-None-Match", etag)])
+            let revalidated = try await Self.revalidation(of: page, askedAt: pageAsked, "/", on: server)
             #expect(revalidated.status == 304)
             #expect(revalidated.body.isEmpty)
             // So is a page of local results only, though the moon is computed anew on every
             // resolution.
+            let localAsked = ContinuousClock.now
             let local = try await server.request("/?urn=moon:now&urn=phases:3")
-            let again = try await server.request("/?urn=moon:now&urn=phases:3", headers: [("If-None-Match", try #require(local.header("ETag")))])
+            _ = try #require(local.header("ETag"))
+            let again = try await Self.revalidation(of: local, askedAt: localAsked, "/?urn=moon:now&urn=phases:3", on: server)
             #expect(again.status == 304)
             #expect(again.body.isEmpty)
 
@@ -78,6 +81,21 @@ struct DashboardTests {
             #expect(asked.body.contains(#"data-urn="pass:white""#) && asked.body.contains(#"data-status="closed""#))
             #expect(!asked.body.contains(#"data-urn="moon:now""#))
         }
+    }
+
+    /// `path` asked with the ETag of `first`, whose request started at `since`, while the page
+    /// it got is still kept (10 s from when it was made). A pair that took longer on a loaded
+    /// machine proves nothing either way, so a fresh pair is asked then.
+    static func revalidation(of first: Reply, askedAt since: ContinuousClock.Instant, _ path: String, on server: some ServedHTTP) async throws -> Reply {
+        var first = first, since = since
+        for _ in 0..<5 {
+            let reply = try await server.request(path, headers: [("If-None-Match", first.header("ETag") ?? "")])
+            // Short of the 10 s by a second or two of rounding to whole seconds.
+            if since.duration(to: .now) < .seconds(8) { return reply }
+            since = .now
+            first = try await server.request(path)
+        }
+        return try await server.request(path, headers: [("If-None-Match", first.header("ETag") ?? "")])
     }
 
     @Test func cardFragmentsAndLimits() async throws {

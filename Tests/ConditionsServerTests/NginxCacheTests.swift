@@ -104,9 +104,10 @@ import SystemPackage
         }
     }
 
-    /// Retries until `url` answers 200, for at most 10 s: nginx says nothing when it is ready.
+    /// Retries until `url` answers 200, for at most 30 s (a loaded machine may take seconds to
+    /// start nginx): nginx says nothing when it is ready.
     static func waitUntilAnswering(_ url: String) async throws {
-        let deadline = ContinuousClock.now + .seconds(10)
+        let deadline = ContinuousClock.now + .seconds(30)
         while true {
             if let response = try? await HTTPClient.shared.execute(HTTPClientRequest(url: url), timeout: .seconds(2)), response.status == .ok {
                 return

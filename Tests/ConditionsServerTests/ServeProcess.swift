@@ -159,4 +159,17 @@ struct Reply: Sendable {
     func header(_ name: String) -> String? { headers.first(name: name) }
     var json: Any? { try? JSONSerialization.jsonObject(with: Data(body.utf8)) }
     var object: [String: Any] { json as? [String: Any] ?? [:] }
+
+    /// Why `Cache-Control` is not the `max-age` left of a result fresh for `ttl` seconds and
+    /// fetched after `since` (an instant taken before the request that fetched it), or nil. The
+    /// result has aged by no more than the time since then, so a stalled test widens the range
+    /// instead of failing; 2 s of slack cover whole seconds rounded down on both sides.
+    func maxAgeProblem(ttl: Int, fetchedAfter since: ContinuousClock.Instant) -> String? {
+        let aged = Int((since.duration(to: .now) / .seconds(1)).rounded(.up))
+        let value = header("Cache-Control") ?? "none"
+        guard let maxAge = Int(value.replacingOccurrences(of: "max-age=", with: "")), (ttl - aged - 2...ttl).contains(maxAge) else {
+            return "Cache-Control: \(value), for a \(ttl) s TTL fetched at most \(aged) s ago"
+        }
+        return nil
+    }
 }

@@ -77,3 +77,10 @@ enum Fixture {
         try JSONValue.parse(data("\(name).json"))
     }
 }
+
+/// The CPU time the calling thread has used so far.
+func threadCPUTime() -> Duration {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
+}

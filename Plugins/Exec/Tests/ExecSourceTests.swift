@@ -10,8 +10,8 @@ import Testing
 /// Runs real programs (small shell scripts written to a temporary folder) through
 /// `ExecSource.resolve`, for the success path and every way a program can fail.
 ///
-/// Time bounds are well under what the failure they guard against would take (a 20–60 s
-/// sleep or timeout) but loose enough for a loaded machine.
+/// Time bounds are well under what the failure they guard against would take (a sleep or
+/// timeout of 30 s or more) but loose enough for a loaded machine.
 @Suite final class ExecSourceTests: Sendable {
     let folder: URL
     let place = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331, timeZone: TimeZone(identifier: "America/Los_Angeles"))
@@ -217,18 +217,26 @@ import Testing
 
     @Test func aTimeoutKillsTheProgramAndItsChildrenPromptly() async throws {
         // The shell waits on a child sleep: both must die, and the answer must not wait for them.
-        let pidFile = folder.appendingPathComponent("sleep-\(UUID().uuidString).pid")
-        let exec = try source(running: "cat > /dev/null; echo 'started' >&2; sleep 30 & echo $! > '\(pidFile.path)'; wait", ["timeout": 2])
-        let started = Date()
-        let error = await failure(exec)
-        #expect(Date().timeIntervalSince(started) < 15)
-        #expect(error?.kind == "timeout")
-        #expect(error?.message.hasPrefix("sh plugin-") == true)
-        #expect(error?.message.contains("timed out after 2 s; stderr: started") == true)
-        let sleeper = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
-        // The group had its signal before the answer came; a process dies when it next runs,
-        // which on a loaded machine is a moment later, so its state is looked at until then.
-        #expect(await Self.eventually(within: 10) { !Self.isRunning(pid: sleeper) }, "the sleep outlived its program")
+        // The deadline runs from the spawn, so on a loaded machine it can come before the
+        // program has written the sleep's PID; such a run shows nothing, and the next try
+        // allows longer.
+        for timeout in [2, 10, 30] {
+            let pidFile = folder.appendingPathComponent("sleep-\(UUID().uuidString).pid")
+            let exec = try source(running: "cat > /dev/null; echo 'started' >&2; sleep 300 & echo $! > '\(pidFile.path)'; wait", ["timeout": .int(timeout)])
+            let started = Date()
+            let error = await failure(exec)
+            let elapsed = Date().timeIntervalSince(started)
+            guard let sleeper = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else { continue }
+            #expect(elapsed < Double(timeout) + 20, "\(elapsed) s")
+            #expect(error?.kind == "timeout")
+            #expect(error?.message.hasPrefix("sh plugin-") == true)
+            #expect(error?.message.contains("timed out after \(timeout) s; stderr: started") == true, "\(error?.message ?? "")")
+            // The group had its signal before the answer came; a process dies when it next runs,
+            // which on a loaded machine is a moment later, so its state is looked at until then.
+            #expect(await Self.eventually(within: 10) { !Self.isRunning(pid: String(sleeper)) }, "the sleep outlived its program")
+            return
+        }
+        Issue.record("the program never wrote its child's PID before its deadline, even in 30 s")
     }
 
     /// Looks at `condition` until it holds or `seconds` pass, suspending (not blocking) between looks.
@@ -250,13 +258,22 @@ import Testing
     }
 
     @Test func aProgramIgnoringSIGTERMIsKilledAfterTheGracePeriod() async throws {
-        // 2 s, so the shell has surely set its trap before SIGTERM comes.
-        let exec = try source(running: "trap '' TERM; sleep 30", ["timeout": 2])
-        let started = Date()
-        let error = await failure(exec)
-        let elapsed = Date().timeIntervalSince(started)
-        #expect(error?.kind == "timeout")
-        #expect(elapsed >= 2.9 && elapsed < 15)
+        // The deadline runs from the spawn, so on a loaded machine SIGTERM can come before the
+        // shell has set its trap; the file it writes next tells such a run apart (no evidence
+        // either way), and the next try allows longer.
+        let ready = folder.appendingPathComponent("trap-set-\(UUID().uuidString)")
+        for timeout in [2, 10, 30] {
+            let exec = try source(running: "trap '' TERM; : > '\(ready.path)'; sleep 300", ["timeout": .int(timeout)])
+            let started = Date()
+            let error = await failure(exec)
+            let elapsed = Date().timeIntervalSince(started)
+            guard FileManager.default.fileExists(atPath: ready.path) else { continue }
+            #expect(error?.kind == "timeout")
+            // The 1 s grace after the deadline, and not the sleep.
+            #expect(elapsed >= Double(timeout) + 0.9 && elapsed < Double(timeout) + 20, "\(elapsed) s")
+            return
+        }
+        Issue.record("the shell never set its trap before its deadline, even in 30 s")
     }
 
     @Test func aNonZeroExitReportsTheStatusAndStderr() async throws {
@@ -353,14 +370,19 @@ import Testing
     }
 
     @Test func cancellingTheTaskKillsTheProgram() async throws {
-        let exec = try source(running: "sleep 30", ["timeout": 60])
-        let started = Date()
+        // Cancelled once the program runs (its PID file says so), not after a guessed delay; the
+        // bound sits far from the 300 s sleep it guards against.
+        let pidFile = folder.appendingPathComponent("program-\(UUID().uuidString).pid")
+        let exec = try source(running: "echo $$ > '\(pidFile.path).tmp' && mv '\(pidFile.path).tmp' '\(pidFile.path)'; exec sleep 300", ["timeout": 600])
         let task = Task { try await resolve(exec) }
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await Self.eventually(within: 60) { FileManager.default.fileExists(atPath: pidFile.path) }, "the program never started")
+        let started = Date()
         task.cancel()
         let outcome = await task.result
-        #expect(Date().timeIntervalSince(started) < 15)
+        #expect(Date().timeIntervalSince(started) < 20)
         #expect(throws: CancellationError.self) { try outcome.get() }
+        let program = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(await Self.eventually(within: 10) { !Self.isRunning(pid: program) }, "the program outlived its cancelled task")
     }
 
     // MARK: Configuration
