@@ -14,6 +14,7 @@ let package = Package(
     products: [
         .executable(name: "conditions", targets: ["conditions"]),
         .library(name: "ConditionsKit", targets: ["ConditionsKit"]),
+        .library(name: "ConditionsKitTesting", targets: ["ConditionsKitTesting"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -46,6 +47,8 @@ let package = Package(
         // The history store (Sources/ConditionsCore/History): SQLite compiled in, each statement on
         // NIO's thread pool, never on a cooperative-pool thread (README, "History").
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
+        // `swift package generate-documentation --target ConditionsKit`: the plugin authors' DocC catalog.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
     targets: [
         // MARK: Contract
@@ -225,6 +228,12 @@ let package = Package(
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
+        // What a source module's tests use (Sources/ConditionsKitTesting): a recording HTTP client,
+        // a context builder, routing as the host does, and the loopback server, from one import.
+        .target(name: "ConditionsKitTesting", dependencies: [
+            "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "LoopbackServer",
+            .product(name: "Logging", package: "swift-log"),
+        ]),
         // Runs the built binaries and writes configs for the end-to-end suites (CLI, server).
         .target(name: "TestHarness", dependencies: [
             "LoopbackServer",
@@ -240,6 +249,7 @@ let package = Package(
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"]),
         .testTarget(name: "ConditionsJSONTests", dependencies: ["ConditionsJSON", "ConditionsText", "ConditionsKit"]),
         .testTarget(name: "ConditionsTextTests", dependencies: ["ConditionsText"]),
+        .testTarget(name: "ConditionsKitTestingTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "ConditionsJSON", "ConditionsMemo"]),
         .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsModules", "TestSources", "LoopbackServer", .product(name: "Logging", package: "swift-log"),
@@ -262,13 +272,13 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
-        .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Tests"),
-        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "LoopbackServer", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
-        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Tests"),
+        .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
+        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
-        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

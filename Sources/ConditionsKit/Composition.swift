@@ -41,10 +41,15 @@ extension SourceResult {
     /// whether it was stale or failed. The host prints them with the result, and a result
     /// with a stale input is stale.
     public struct Input: Sendable, Equatable {
+        /// The URN as the combining source asked it.
         public var urn: String
+        /// The instance that answered; nil when none did.
         public var source: String?
+        /// When its answer was fetched; nil when it failed.
         public var fetchedAt: Date?
+        /// Seconds old when a cached answer stood in for a failed fetch; nil: fresh.
         public var staleAge: Double?
+        /// Whether the URN failed, so the result was made without it.
         public var failed: Bool
 
         /// An input; `ResolvedURN.input` makes one from an answer.

@@ -47,6 +47,7 @@ public struct ConditionsError: Error, Sendable, Equatable, CustomStringConvertib
         self.suggestions = suggestions
     }
 
+    /// The message, then `did you mean …?` with the suggestions, if any.
     public var description: String {
         guard !suggestions.isEmpty else { return message }
         let list = suggestions.count == 1

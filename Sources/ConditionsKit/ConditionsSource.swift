@@ -45,8 +45,12 @@ public protocol ConditionsSource: Sendable {
     /// results are not cached — right for sources that compute or read local files.
     static var defaultTTL: Double { get }
 
-    /// Example URNs this instance can answer, used for "did you mean" suggestions and
-    /// `conditions routes`; empty by default.
+    /// Example URNs any instance answers whatever its options, for the program's `--help`;
+    /// an instance's `examples` default to them. Empty by default.
+    static var exampleURNs: [String] { get }
+
+    /// Example URNs this instance can answer, used for "did you mean" suggestions,
+    /// `conditions routes`, and the examples the server and MCP show; `exampleURNs` by default.
     var examples: [String] { get }
 
     /// The URN schemes this instance resolves through the host (`SourceContext.resolve`) to
@@ -89,8 +93,13 @@ public protocol ConditionsSource: Sendable {
 }
 
 extension ConditionsSource {
-    public var examples: [String] { [] }
+    /// None.
+    public static var exampleURNs: [String] { [] }
+    /// The type's `exampleURNs`.
+    public var examples: [String] { Self.exampleURNs }
+    /// None: the source combines no others.
     public var requiredSchemes: [String] { [] }
+    /// 0: results are not cached.
     public static var defaultTTL: Double { 0 }
     /// No secret options.
     public static var secretOptions: Set<String> { [] }

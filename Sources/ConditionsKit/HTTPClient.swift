@@ -165,6 +165,7 @@ public enum HTTPError: ReportableError, Equatable {
     /// Any other transport failure.
     case transport(url: String, detail: String)
 
+    /// The kind in output: `network`, `timeout`, `http` or `tooLarge`.
     public var kind: String {
         switch self {
         case .dns, .refused, .tls, .transport: return "network"
@@ -175,6 +176,7 @@ public enum HTTPError: ReportableError, Equatable {
         }
     }
 
+    /// One line saying what failed, with the host or the redacted URL.
     public var message: String {
         switch self {
         case .dns(let host): return "could not resolve host \(host)"
@@ -213,6 +215,7 @@ public struct UnavailableHTTPClient: HTTPClient {
     public let reason: String
     /// A client that always fails with `reason`.
     public init(reason: String) { self.reason = reason }
+    /// Fails with `HTTPError.transport`, giving `reason`.
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         throw HTTPError.transport(url: Redaction.redact(request.url), detail: reason)
     }

@@ -22,6 +22,8 @@ package final class MCPHandlers: Sendable {
 
     let limiter = CallLimiter(running: maximumConcurrentCalls, waiting: maximumWaitingCalls)
     let runtime: Runtime
+    /// URNs this configuration answers, for the instructions, tool descriptions and hints.
+    let examples: [String]
     /// The result cache as the CLI uses it: an assistant asking again within a source's TTL
     /// gets the stored answer, and the cache is shared with `conditions` reports.
     let cache: Resolver.CachePolicy
@@ -38,6 +40,7 @@ package final class MCPHandlers: Sendable {
     package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
                  httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, historyFile: URL? = nil) {
         self.runtime = runtime
+        examples = runtime.exampleURNs
         self.historyFile = historyFile
         self.cache = cache
         self.httpClients = httpClients
@@ -62,22 +65,26 @@ package final class MCPHandlers: Sendable {
 
     // MARK: Tools
 
-    /// Shown to the model as the server's instructions.
-    package static let instructions = """
-    Outdoor conditions (mountain passes, moon, moon phases and more) behind URNs such as \
-    pass:snoqualmie, moon:now, phases:5. Call `routes` to learn which URNs this configuration \
-    answers, then `resolve` with up to \(maximumURNs) URNs at once; `history` tells what changed \
-    in the past, as far as `conditions watch` or `serve` recorded it.
-    """
+    /// Shown to the model as the server's instructions; `examples`: URNs this configuration
+    /// answers (`Runtime.exampleURNs`).
+    package static func instructions(examples: [String]) -> String {
+        """
+        Outdoor conditions behind URNs such as \(examples.prefix(3).joined(separator: ", ")). \
+        Call `routes` to learn which URNs this configuration answers, then `resolve` with up to \
+        \(maximumURNs) URNs at once; `history` tells what changed in the past, as far as \
+        `conditions watch` or `serve` recorded it.
+        """
+    }
 
-    /// The tools, with input schemas and descriptions written for a model.
-    package static let tools: [Tool] = [
+    /// The tools, with input schemas and descriptions written for a model; `examples`: URNs
+    /// this configuration answers.
+    package static func tools(examples: [String]) -> [Tool] { [
         Tool(
             name: "resolve",
             title: "Resolve condition URNs",
             description: """
-            Fetch current outdoor conditions for one or more URNs, e.g. ["pass:snoqualmie", "moon:now", \
-            "phases:5"]. Returns, for each URN in the order asked, a human-readable text block and a JSON \
+            Fetch current outdoor conditions for one or more URNs, e.g. \
+            [\(examples.prefix(3).map { "\"\($0)\"" }.joined(separator: ", "))]. Returns, for each URN in the order asked, a human-readable text block and a JSON \
             result ({"urn", "route", "source", "fetchedAt", "data"}). A URN that cannot be answered is \
             reported in its place as {"urn", "error": {"kind", "message", "suggestions"}} while the other \
             URNs still resolve; use the suggestions or the `routes` tool to correct it. Ask for several \
@@ -102,7 +109,7 @@ package final class MCPHandlers: Sendable {
             name: "routes",
             title: "List URN routes",
             description: """
-            List the URN patterns this server answers (e.g. pass:{name}), with the source and module behind \
+            List the URN patterns this server answers (scheme:{argument}), with the source and module behind \
             each (several, in the order tried, when a route falls back) and example URNs. Call this first \
             to discover what can be asked of `resolve`.
             """,
@@ -117,15 +124,15 @@ package final class MCPHandlers: Sendable {
             """,
             inputSchema: ["type": "object", "properties": [:], "additionalProperties": false],
             annotations: .init(title: "List sources", readOnlyHint: true, idempotentHint: true, openWorldHint: false)),
-        historyTool,
-    ]
+        historyTool(examples: examples),
+    ] }
 
     /// Runs the tool `name`. An unknown tool is a protocol error (the request names nothing
     /// this server has); invalid arguments are a tool error the model can read and correct.
     package func call(_ name: String, arguments: [String: Value]?) async throws(MCPError) -> CallTool.Result {
         switch name {
         case "resolve":
-            switch Self.validateResolve(arguments) {
+            switch Self.validateResolve(arguments, examples: examples) {
             case .failure(let message): return Self.toolError(message)
             case .success(let urns):
                 switch await limited({ await self.resolve(urns) }) {
@@ -140,7 +147,7 @@ package final class MCPHandlers: Sendable {
             if let message = Self.rejectArguments(arguments, tool: name) { return Self.toolError(message) }
             return sources()
         case "history":
-            switch Self.validateHistory(arguments, now: Date(), timeZone: runtime.configuration.place.timeZone ?? .current) {
+            switch Self.validateHistory(arguments, now: Date(), timeZone: runtime.configuration.place.timeZone ?? .current, examples: examples) {
             case .failure(let message): return Self.toolError(message)
             case .success(let (urn, window)):
                 // Limited as resolving is: each call opens the store and reads from disk.
@@ -151,7 +158,7 @@ package final class MCPHandlers: Sendable {
             }
         default:
             let shown = name.utf8.count > 100 ? String(name.prefix(100)) + "…" : name
-            throw MCPError.invalidParams("Unknown tool \"\(shown)\"; the tools are: \(Self.tools.map(\.name).joined(separator: ", "))")
+            throw MCPError.invalidParams("Unknown tool \"\(shown)\"; the tools are: \(Self.tools(examples: examples).map(\.name).joined(separator: ", "))")
         }
     }
 
@@ -162,7 +169,7 @@ package final class MCPHandlers: Sendable {
             throw MCPError.invalidParams("tools/call takes {\"name\": string, \"arguments\": object}, not \(typeName(parameters))")
         }
         guard let name = object["name"]?.stringValue else {
-            throw MCPError.invalidParams("tools/call: \"name\" must be a string naming a tool (\(tools.map(\.name).joined(separator: ", ")))")
+            throw MCPError.invalidParams("tools/call: \"name\" must be a string naming a tool (\(tools(examples: []).map(\.name).joined(separator: ", ")))")
         }
         switch object["arguments"] {
         case nil, .null?: return (name, nil)
@@ -172,9 +179,10 @@ package final class MCPHandlers: Sendable {
     }
 
     /// The URNs of a `resolve` call, or what is wrong with its arguments.
-    package static func validateResolve(_ arguments: [String: Value]?) -> Result<[String], ValidationFailure> {
+    package static func validateResolve(_ arguments: [String: Value]?, examples: [String] = []) -> Result<[String], ValidationFailure> {
         guard let arguments, let value = arguments["urns"] else {
-            return .failure(ValidationFailure("missing \"urns\": pass {\"urns\": [\"pass:snoqualmie\", \"moon:now\"]}"))
+            let shown = [ExampleURNs.pick(examples, 0), ExampleURNs.pick(examples, 1)].map { "\"\($0)\"" }.joined(separator: ", ")
+            return .failure(ValidationFailure("missing \"urns\": pass {\"urns\": [\(shown)]}"))
         }
         if let extra = arguments.keys.filter({ $0 != "urns" }).sorted().first {
             return .failure(ValidationFailure("unknown argument \"\(extra.prefix(100))\"; resolve takes only \"urns\""))
@@ -311,7 +319,7 @@ package final class MCPHandlers: Sendable {
 
     /// The report resource's address.
     package static let reportURI = "conditions://report"
-    /// Prefix of one URN's resource: `conditions://urn/pass:snoqualmie`.
+    /// Prefix of one URN's resource: `conditions://urn/scheme:name`.
     package static let urnPrefix = "conditions://urn/"
 
     /// `conditions://report` and one resource per route example.

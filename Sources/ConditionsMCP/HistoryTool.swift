@@ -12,33 +12,34 @@ extension MCPHandlers {
     /// context is no place for a year of a flapping source.
     package static let maximumHistoryChanges = 200
 
-    static let historyTool = Tool(
+    /// The tool; `examples`: URNs this configuration answers.
+    static func historyTool(examples: [String]) -> Tool { Tool(
         name: "history",
         title: "Recorded changes of a URN",
         description: """
         The changes `conditions watch` and `conditions serve` recorded for a URN: one entry per change of \
-        state (a pass going from open to closed, a new moon phase), with when it was first and last seen \
-        and the full result then. Answers questions like "when did Stevens Pass last close?" or "how \
-        many days this month were chains required on Snoqualmie?". `since` and `until` are durations \
+        its state (the status its source reports), with when it was first and last seen and the full \
+        result then. Answers questions like "when did this last change?" or "how often was it in that \
+        state this month?". `since` and `until` are durations \
         back from now ("7d", "36h") or ISO 8601 dates or date-times; the default is the last 7 days. \
         At most \(maximumHistoryChanges) changes per URN, the latest.
         """,
         inputSchema: [
             "type": "object",
             "properties": [
-                "urn": ["type": "string", "minLength": 1, "maxLength": .int(maximumURNBytes), "description": "The URN, e.g. pass:stevens."],
+                "urn": ["type": "string", "minLength": 1, "maxLength": .int(maximumURNBytes), "description": .string("The URN, e.g. \(ExampleURNs.pick(examples, 0)).")],
                 "since": ["type": "string", "description": "Start: \"7d\", \"36h\", \"2026-11-01\" (default 7d)."],
                 "until": ["type": "string", "description": "End, as since (default now)."],
             ],
             "required": ["urn"],
             "additionalProperties": false,
         ],
-        annotations: .init(title: "Recorded changes of a URN", readOnlyHint: true, idempotentHint: false, openWorldHint: false))
+        annotations: .init(title: "Recorded changes of a URN", readOnlyHint: true, idempotentHint: false, openWorldHint: false)) }
 
     /// The URN and window of a `history` call, or what is wrong with its arguments.
-    static func validateHistory(_ arguments: [String: Value]?, now: Date, timeZone: TimeZone) -> Result<(String, HistoryWindow), ValidationFailure> {
+    static func validateHistory(_ arguments: [String: Value]?, now: Date, timeZone: TimeZone, examples: [String] = []) -> Result<(String, HistoryWindow), ValidationFailure> {
         guard let arguments, let value = arguments["urn"] else {
-            return .failure(ValidationFailure("missing \"urn\": pass {\"urn\": \"pass:stevens\", \"since\": \"30d\"}"))
+            return .failure(ValidationFailure("missing \"urn\": pass {\"urn\": \"\(ExampleURNs.pick(examples, 0))\", \"since\": \"30d\"}"))
         }
         if let extra = arguments.keys.filter({ !["urn", "since", "until"].contains($0) }).sorted().first {
             return .failure(ValidationFailure("unknown argument \"\(extra.prefix(100))\"; history takes \"urn\", \"since\" and \"until\""))

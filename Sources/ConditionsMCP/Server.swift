@@ -37,11 +37,11 @@ package struct ConditionsMCPServer: Sendable {
         // client that calls before `initialize` waiting forever. The handlers check instead.
         let server = Server(
             name: "conditions", version: Version.current, title: "Conditions",
-            instructions: MCPHandlers.instructions,
+            instructions: MCPHandlers.instructions(examples: handlers.examples),
             capabilities: .init(resources: .init(subscribe: false, listChanged: false), tools: .init(listChanged: false)))
         await server.withMethodHandler(ListTools.self) { [handlers] _ in
             try handlers.requireInitialized()
-            return ListTools.Result(tools: MCPHandlers.tools)
+            return ListTools.Result(tools: MCPHandlers.tools(examples: handlers.examples))
         }
         await server.withMethodHandler(LenientCallTool.self) { [handlers] parameters in
             try handlers.requireInitialized()

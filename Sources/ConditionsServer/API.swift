@@ -150,14 +150,15 @@ struct API: Sendable {
     }
 
     /// The URNs of `?urn=a&urn=b`.
-    static func urns(query: [String]) throws -> [String] {
-        try checked(query)
+    static func urns(query: [String], examples: [String] = []) throws -> [String] {
+        try checked(query, examples: examples)
     }
 
     /// The URNs of a POSTed JSON array of strings.
-    static func urns(body: Data) throws -> [String] {
+    static func urns(body: Data, examples: [String] = []) throws -> [String] {
         guard let value = try? JSONValue.parse(body), let array = value.arrayValue else {
-            throw RequestError(status: .badRequest, kind: "invalidRequest", message: "the body must be a JSON array of URN strings, e.g. [\"pass:snoqualmie\", \"moon:now\"]")
+            let shown = [ExampleURNs.pick(examples, 0), ExampleURNs.pick(examples, 1)].map { "\"\($0)\"" }.joined(separator: ", ")
+            throw RequestError(status: .badRequest, kind: "invalidRequest", message: "the body must be a JSON array of URN strings, e.g. [\(shown)]")
         }
         let urns = try array.map { element throws -> String in
             guard let text = element.stringValue else {
@@ -165,12 +166,13 @@ struct API: Sendable {
             }
             return text
         }
-        return try checked(urns)
+        return try checked(urns, examples: examples)
     }
 
-    private static func checked(_ urns: [String]) throws -> [String] {
+    private static func checked(_ urns: [String], examples: [String]) throws -> [String] {
         guard !urns.isEmpty else {
-            throw RequestError(status: .badRequest, kind: "invalidRequest", message: "no URN given; e.g. /v1/resolve?urn=pass:snoqualmie&urn=moon:now")
+            throw RequestError(status: .badRequest, kind: "invalidRequest",
+                               message: "no URN given; e.g. /v1/resolve?urn=\(ExampleURNs.pick(examples, 0))&urn=\(ExampleURNs.pick(examples, 1))")
         }
         guard urns.count <= ServerSettings.maximumURNs else {
             throw RequestError(status: .badRequest, kind: "tooManyURNs", message: "\(urns.count) URNs; at most \(ServerSettings.maximumURNs) per request")
@@ -184,7 +186,7 @@ extension API {
     /// the client's connection closes (`closing`), which ends the subscription at once.
     func stream(_ request: Request, closing: EventLoopFuture<Void>) throws -> Response {
         let query = request.uri.queryParameters
-        let urns = try Self.urns(query: query.getAll("urn").map { String($0) })
+        let urns = try Self.urns(query: query.getAll("urn").map { String($0) }, examples: server.exampleURNs)
         var every: Int?
         if let text = query["every"] {
             guard let seconds = DurationText.seconds(String(text)), seconds >= 1, seconds <= 86400 else {

@@ -25,12 +25,15 @@ package struct ConditionsServer: Sendable {
     /// Where every fresh resolution is recorded and `/v1/history` reads; nil with `--no-history`.
     let history: HistoryRecorder?
     let logger: Logger
+    /// URNs this configuration answers (`Runtime.exampleURNs`), for hints and the documents.
+    package let exampleURNs: [String]
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
     /// recording in `history`.
     package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger,
                  history: HistoryRecorder? = nil) {
         self.runtime = runtime
+        exampleURNs = runtime.exampleURNs
         self.history = history
         self.settings = settings
         self.logger = logger
@@ -93,7 +96,7 @@ package struct ConditionsServer: Sendable {
         router.get("/v1/sources") { request, _ in api.json(api.sources(), request: request) }
         router.get("/v1/urn/**") { request, _ in await api.single(request) }
         router.get("/v1/resolve") { request, _ in
-            try await api.many(try API.urns(query: request.uri.queryParameters.getAll("urn").map { String($0) }), request: request)
+            try await api.many(try API.urns(query: request.uri.queryParameters.getAll("urn").map { String($0) }, examples: exampleURNs), request: request)
         }
         router.post("/v1/resolve") { request, _ in
             var request = request
@@ -103,13 +106,13 @@ package struct ConditionsServer: Sendable {
             } catch is NIOTooManyBytesError {
                 throw API.RequestError(status: .contentTooLarge, kind: "tooLarge", message: "request body over \(ServerSettings.maximumBodyBytes) bytes")
             }
-            return try await api.many(try API.urns(body: Data(buffer: body)), request: request)
+            return try await api.many(try API.urns(body: Data(buffer: body), examples: exampleURNs), request: request)
         }
         router.get("/v1/events") { request, context in try api.stream(request, closing: context.channel.closeFuture) }
         router.get("/v1/history/**") { request, _ in try await api.history(request) }
         let openAPI: Result<OpenAPIDocument, OpenAPIDocument.Unusable>
         do {
-            openAPI = .success(try OpenAPIDocument.load())
+            openAPI = .success(try OpenAPIDocument.load(examples: .init(runtime: runtime, urns: exampleURNs)))
         } catch {
             logger.warning("openapi: \(error.message)")
             openAPI = .failure(error)

@@ -101,6 +101,6 @@ package struct MemoryCacheLimits: Sendable, Equatable {
         self.bytes = bytes
     }
 
-    /// 4,096 URNs and 16 MiB: a pass result is ~1 KB, `pass:all` ~15 KB.
+    /// 4,096 URNs and 16 MiB: a typical result is ~1 KB, one listing every item of a source ~15 KB.
     package static let standard = MemoryCacheLimits(entries: 4096, bytes: 16 << 20)
 }

@@ -11,17 +11,17 @@ struct ConditionsCommand: AsyncParsableCommand {
         commandName: "conditions",
         abstract: "Outdoor conditions from many sources behind one address scheme.",
         discussion: """
-        Examples:
-          conditions pass:snoqualmie moon:now phases:5
-          conditions forecast:stevens alerts:here     # NWS, for a place in "places" or here
-          conditions                                  # the config's "report" list
-          conditions --profile offline --format ndjson pass:all
-          conditions --now 2026-11-21T14:00:00Z moon:now
-          conditions routes                           # what URNs can be asked
-          conditions check                            # validate sources.json
-          conditions watch pass:stevens --every 5m    # print changes as they happen
-          conditions history pass:stevens --since 30d # the changes watch and serve recorded
-          conditions serve --listen 127.0.0.1:8080    # the same URNs over HTTP
+        \(HelpExamples.block([
+            ("conditions \(HelpExamples.list(3))", nil),
+            ("conditions", "the config's \"report\" list"),
+            ("conditions --profile offline --format ndjson \(HelpExamples.urn(2))", nil),
+            ("conditions --now 2026-11-21T14:00:00Z \(HelpExamples.urn(0))", nil),
+            ("conditions routes", "what URNs can be asked"),
+            ("conditions check", "validate sources.json"),
+            ("conditions watch \(HelpExamples.urn(2)) --every 5m", "print changes as they happen"),
+            ("conditions history \(HelpExamples.urn(2)) --since 30d", "what watch and serve recorded"),
+            ("conditions serve --listen 127.0.0.1:8080", "the same URNs over HTTP"),
+        ]))
 
         Report options (--config, --profile, --format text|json|ndjson|csv, --template, --now, \
         --offline, --refresh, --no-cache, --quiet, -v): see 'conditions help report'.

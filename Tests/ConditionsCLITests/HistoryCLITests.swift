@@ -100,7 +100,7 @@ import Testing
         #expect(none.status == 2)
         #expect(none.stderr.contains("give at least one URN"), "\(none.stderr)")
         let help = try await CLI.run(["history", "--help"])
-        #expect(help.stdout.contains("conditions history pass:stevens pass:snoqualmie --since 30d"))
+        #expect(help.stdout.contains("conditions history pass:snoqualmie moon:now --since 30d"))
         #expect(help.stdout.contains("--vacuum"))
     }
 

@@ -31,7 +31,9 @@ import Testing
         #expect(resolveSchema["required"] as? [String] == ["urns"])
         let urnsSchema = try #require((resolveSchema["properties"] as? [String: Any])?["urns"] as? [String: Any])
         #expect(urnsSchema["maxItems"] as? Int == 100)
-        #expect((tools["resolve"]?["description"] as? String)?.contains("pass:snoqualmie") == true)
+        // Its examples are URNs this configuration answers: its report list, one per scheme.
+        #expect((tools["resolve"]?["description"] as? String)?.contains(#"e.g. ["pass:snoqualmie", "forecast:snoqualmie", "moon:now"]"#) == true,
+                "\(tools["resolve"]?["description"] ?? "")")
 
         // Three answers and one failure, in the order asked, as text and as structured JSON.
         let resolve = try #require(summary["resolve"] as? [String: Any])

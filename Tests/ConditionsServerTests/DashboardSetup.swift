@@ -106,12 +106,11 @@ enum DashboardSetup {
         parts: card.querySelectorAll(".part").length,
         text: card.innerText,
       }));
-      const state = document.querySelector(".map__state");
       const markers = Array.from(document.querySelectorAll(".map a.marker")).map((marker) => {
         const use = marker.querySelector("use");
         const [x, y] = (marker.querySelector("g").getAttribute("transform").match(/translate\(([-\d.]+) ([-\d.]+)\)/) || []).slice(1).map(Number);
         return {card: marker.dataset.card, status: marker.dataset.status, label: marker.getAttribute("aria-label"), shape: use.getAttribute("href"),
-                x, y, insideState: state.isPointInFill(new DOMPoint(x, y)), cardExists: Boolean(document.getElementById(marker.getAttribute("href").slice(1))),
+                x, y, insideState: marker.closest("svg").querySelector(".map__state").isPointInFill(new DOMPoint(x, y)), map: marker.closest("section").querySelector("h2").textContent, cardExists: Boolean(document.getElementById(marker.getAttribute("href").slice(1))),
                 colour: getComputedStyle(marker).fill};
       });
       return {title: document.title, h1: document.querySelector("h1").textContent, cards, markers,

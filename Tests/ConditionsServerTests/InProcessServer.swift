@@ -27,13 +27,13 @@ struct InProcessServer: ServedHTTP {
     /// `adjust`: changes the resolved settings, for what no config may say (a test's deliberately
     /// broken server).
     static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
-                     noAuth: Bool = false, adjust: (inout ServerSettings) -> Void = { _ in },
+                     noAuth: Bool = false, catalog: SourceCatalog = registered, adjust: (inout ServerSettings) -> Void = { _ in },
                      _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {
         let environment = ["HOME": directory.path, "TZ": "UTC"].merging(environment) { $1 }
         var logger = Logger(label: "conditions-serve-test")
         logger.logLevel = .warning
-        let configuration = try Configuration.load(try ConfigFile.read(directory.appendingPathComponent("sources.json")), profile: nil, catalog: registered)
-        let runtime = try Runtime(configuration, catalog: registered, environment: environment, logger: logger)
+        let configuration = try Configuration.load(try ConfigFile.read(directory.appendingPathComponent("sources.json")), profile: nil, catalog: catalog)
+        let runtime = try Runtime(configuration, catalog: catalog, environment: environment, logger: logger)
         var settings = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth, configured: configuration.serve,
                                                   environment: environment).settings
         adjust(&settings)

@@ -120,19 +120,30 @@ import Testing
         #expect(throws: JSONParseError.self) { try OpenAPIDocument(Data(#"{"info": {"version": "1"}, "info": {}}"#.utf8), version: "2") }
     }
 
-    /// The build compiles in the repository's file; the server changes nothing but the version.
+    /// The build compiles in the repository's file; the server changes nothing but the version
+    /// and the examples, which name URNs its configuration answers (the file names no module).
     @Test func theServerSendsTheRepositorysFile() async throws {
-        guard case .object(var file) = try JSONValue.parse(try Data(contentsOf: Self.source)), case .object(var info)? = file["info"] else {
+        let text = try String(contentsOf: Self.source, encoding: .utf8)
+        #expect(!text.contains("pass:") && !text.contains("WSDOT"), "the file spells a module's URN or name")
+        let server = try Self.server()
+        let examples = OpenAPIDocument.Examples(runtime: server.runtime, urns: server.exampleURNs)
+        #expect(examples.urns == ["pass:snoqualmie", "forecast:snoqualmie"], "the shipped config's report list, one per scheme")
+        #expect(examples.pattern == "pass:{name}" && examples.source == "fixtures" && examples.module == "Fixtures")
+        guard case .object(var file) = OpenAPIDocument.filled(try JSONValue.parse(Data(text.utf8)), examples.substitutions),
+              case .object(var info)? = file["info"] else {
             Issue.record("\(Self.source.path) is not an object with an info object")
             return
         }
         info["version"] = .string(Version.current)
         file["info"] = .object(info)
         let expected = JSONValue.object(file)
-        try await Application(router: Self.server().makeRouter()).test(.router) { client in
+        try await Application(router: server.makeRouter()).test(.router) { client in
             let reply = try await client.execute(uri: "/v1/openapi.json", method: .get)
             #expect(reply.status == .ok)
             #expect(reply.headers[.contentType] == "application/json")
+            let served = String(decoding: reply.body.readableBytesView, as: UTF8.self)
+            #expect(!served.contains("$EXAMPLE_"))
+            #expect(served.contains("\"example\" : \"pass:snoqualmie\"") || served.contains("\"example\": \"pass:snoqualmie\""), "the URN example is the config's")
             #expect(try JSONValue.parse(Data(reply.body.readableBytesView)) == expected)
             let etag = try #require(reply.headers[.eTag])
             #expect(try await client.execute(uri: "/v1/openapi.json", method: .get, headers: [.ifNoneMatch: etag]).status == .notModified)

@@ -32,7 +32,7 @@ public struct AerisSource: ConditionsSource {
     /// `moon:now`, `moon:{date}` and `phases:{count}`.
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}"]
     /// One URN per route.
-    public let examples = ["moon:now", "moon:2026-12-04", "phases:5"]
+    public static let exampleURNs = ["moon:now", "moon:2026-12-04", "phases:5"]
 
     let settings: AerisSettings
 

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import ConditionsMoon
 import Foundation
 import Testing
@@ -31,7 +32,7 @@ struct AerisDecodingTests {
         #expect(moon.cycle == 0.8134)
         #expect(moon.rise == Date(timeIntervalSince1970: 1_428_908_400))
         #expect(moon.set == Date(timeIntervalSince1970: 1_428_949_920))
-        #expect(moon.json(place: AerisHarness.seattle).serialized() == """
+        #expect(moon.json(place: Place.seattle).serialized() == """
             {"phase":"waning crescent","illumination":31,"age":24.02,"cycle":0.8134,\
             "rise":"2015-04-13T07:00:00Z","set":"2015-04-13T18:32:00Z",\
             "location":{"name":"Seattle","latitude":47.6097,"longitude":-122.3331,"timeZone":"America/Los_Angeles"}}
@@ -84,7 +85,7 @@ struct AerisDecodingTests {
     @Test(arguments: ["rise", "set"])
     func nullRiseOrSetIsNull(_ key: String) throws {
         let document = try AerisFixture.sunMoon.replacing(["response", 0, "moon", .key(key)], with: .null)
-        let json = try moon(document).json(place: AerisHarness.seattle)
+        let json = try moon(document).json(place: Place.seattle)
         #expect(json[key] == .null)
         #expect(json[key == "rise" ? "set" : "rise"]?.stringValue != nil)
     }
@@ -94,7 +95,7 @@ struct AerisDecodingTests {
         let document = try AerisFixture.sunMoon.replacing(["response", 0, "moon", .key(key)], with: nil)
         let moon = try moon(document)
         #expect((key == "rise" ? moon.rise : moon.set) == nil)
-        #expect(moon.json(place: AerisHarness.seattle)[key] == .null)
+        #expect(moon.json(place: Place.seattle)[key] == .null)
     }
 
     @Test(arguments: [

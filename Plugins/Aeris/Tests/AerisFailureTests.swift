@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Testing
 
@@ -41,9 +42,9 @@ struct AerisFailureTests {
     @Test func transportErrorsPassThrough() async throws {
         let source = try AerisHarness.source()
         let failure = HTTPError.timeout(seconds: 30, url: "https://api.aerisapi.com/sunmoon/47.6097,-122.3331?client_id=REDACTED")
-        let http = StubHTTPClient(failing: failure)
+        let http = RecordingHTTPClient(.failure(failure))
         await #expect(throws: failure) {
-            try await source.resolve(AerisHarness.location("phases:2", in: source), context: AerisHarness.context(http))
+            try await source.resolve("phases:2", context: SourceContextBuilder(now: AerisHarness.now, http: http).build())
         }
     }
 
@@ -127,21 +128,21 @@ struct AerisFailureTests {
         var messages: [String] = []
         var requests: [HTTPRequest] = []
         for scenario in scenarios {
-            let http = StubHTTPClient(status: scenario.status, headers: scenario.headers, body: scenario.body)
+            let http = RecordingHTTPClient(.response(status: scenario.status, headers: scenario.headers, body: scenario.body))
             for urn in ["moon:now", "moon:2026-12-04", "phases:5"] {
                 do {
-                    _ = try await source.resolve(AerisHarness.location(urn, in: source), context: AerisHarness.context(http, logger: logger))
+                    _ = try await source.resolve(urn, context: SourceContextBuilder(now: AerisHarness.now, logger: logger, http: http).build())
                     Issue.record("\(urn) with HTTP \(scenario.status) unexpectedly succeeded")
                 } catch {
                     messages.append(ConditionsError.report(error).message)
                     messages.append(String(describing: error))
                 }
             }
-            requests += await http.requests
+            requests += http.requests
         }
-        let http = StubHTTPClient(body: try AerisFixture.sunMoon.body)
-        let result = try await source.resolve(AerisHarness.location("moon:now", in: source), context: AerisHarness.context(http, logger: logger))
-        requests += await http.requests
+        let http = RecordingHTTPClient(.body(try AerisFixture.sunMoon.body))
+        let result = try await source.resolve("moon:now", context: SourceContextBuilder(now: AerisHarness.now, logger: logger, http: http).build())
+        requests += http.requests
 
         #expect(messages.count == scenarios.count * 3 * 2)
         #expect(!messages.contains { $0.contains(AerisHarness.secret) })

@@ -1,6 +1,7 @@
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import ConditionsMoon
 import Foundation
 import Testing
@@ -19,7 +20,7 @@ struct AerisSourceTests {
 
     @Test func moonNowAsksForTheContextClockAndReturnsTheContract() async throws {
         let (result, http) = try await AerisHarness.resolve("moon:now", body: AerisFixture.sunMoon.body)
-        let requests = await http.requests
+        let requests = http.requests
         #expect(requests.map(\.url.absoluteString) == [
             "\(Self.base)/sunmoon/47.6097,-122.3331?\(Self.credentials)&from=1428940800&limit=1",
         ])
@@ -41,32 +42,32 @@ struct AerisSourceTests {
     ])
     func moonAtADateAsksForThatInstant(_ urn: String, _ unix: Int) async throws {
         let (_, http) = try await AerisHarness.resolve(urn, body: AerisFixture.sunMoon.body)
-        let urls = await http.requests.map(\.url.absoluteString)
+        let urls = http.requests.map(\.url.absoluteString)
         #expect(urls == ["\(Self.base)/sunmoon/47.6097,-122.3331?\(Self.credentials)&from=\(unix)&limit=1"])
     }
 
     @Test func datesWithoutAZoneAreUTCWhenThePlaceHasNone() async throws {
         let source = try AerisHarness.source()
-        let http = StubHTTPClient(body: try AerisFixture.sunMoon.body)
+        let http = RecordingHTTPClient(.body(try AerisFixture.sunMoon.body))
         let place = Place(latitude: 47.6097, longitude: -122.3331)
-        _ = try await source.resolve(AerisHarness.location("moon:2026-12-04", in: source), context: AerisHarness.context(http, place: place))
-        #expect(await http.requests.first?.url.query?.contains("from=1796385600") == true)
+        _ = try await source.resolve("moon:2026-12-04", context: SourceContextBuilder(now: AerisHarness.now, place: place, http: http).build())
+        #expect(http.requests.first?.url.query?.contains("from=1796385600") == true)
     }
 
     @Test(arguments: ["tomorrow", "2026-13-01", "2026-02-30", "12/04/2026", "2026-12-04T25:00Z", "1796342400"])
     func invalidDatesSayWhatIsAllowed(_ text: String) async throws {
-        let http = StubHTTPClient(body: Data())
+        let http = RecordingHTTPClient(.body(Data()))
         let source = try AerisHarness.source()
-        let location = try AerisHarness.location("moon:\(text.replacingOccurrences(of: ":", with: "%3A"))", in: source)
+        let location = try source.location(for: "moon:\(text.replacingOccurrences(of: ":", with: "%3A"))")
         await #expect(throws: ConditionsError.invalidArguments(argument: "date", value: text, allowed: Timestamp.instantForms)) {
-            try await source.resolve(location, context: AerisHarness.context(http))
+            try await source.resolve(location, context: SourceContextBuilder(now: AerisHarness.now, http: http).build())
         }
-        #expect(await http.requests.isEmpty)
+        #expect(http.requests.isEmpty)
     }
 
     @Test func phasesAskForTheNextCountFromNow() async throws {
         let (result, http) = try await AerisHarness.resolve("phases:3", body: AerisFixture.moonPhases.body)
-        #expect(await http.requests.map(\.url.absoluteString) == [
+        #expect(http.requests.map(\.url.absoluteString) == [
             "\(Self.base)/sunmoon/moonphases/47.6097,-122.3331?\(Self.credentials)&from=1428940800&limit=3",
         ])
         #expect(result.data.serialized() == """
@@ -83,13 +84,13 @@ struct AerisSourceTests {
 
     @Test(arguments: ["0", "101", "-1", "+5", "5.0", "five", "99999999999999999999", "٣"])
     func otherCountsSayWhatIsAllowed(_ text: String) async throws {
-        let http = StubHTTPClient(body: Data())
+        let http = RecordingHTTPClient(.body(Data()))
         let source = try AerisHarness.source()
-        let location = try AerisHarness.location("phases:\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text)", in: source)
+        let location = try source.location(for: "phases:\(text.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? text)")
         await #expect(throws: ConditionsError.invalidArguments(argument: "count", value: text, allowed: "a whole number from 1 to 100")) {
-            try await source.resolve(location, context: AerisHarness.context(http))
+            try await source.resolve(location, context: SourceContextBuilder(now: AerisHarness.now, http: http).build())
         }
-        #expect(await http.requests.isEmpty)
+        #expect(http.requests.isEmpty)
     }
 
     @Test func optionsLocationOverridesTheConfigPlace() async throws {
@@ -97,21 +98,21 @@ struct AerisSourceTests {
             ("location", ["name": "Miami", "latitude": 25.7877, "longitude": -80.2241]),
         ])
         let (result, http) = try await AerisHarness.resolve("moon:now", body: AerisFixture.sunMoon.body, source: source)
-        #expect(await http.requests.first?.url.path == "/sunmoon/25.7877,-80.2241")
+        #expect(http.requests.first?.url.path == "/sunmoon/25.7877,-80.2241")
         #expect(result.data["location"] == ["name": "Miami", "latitude": 25.7877, "longitude": -80.2241])
     }
 
     @Test func baseURLKeepsItsPathPrefix() async throws {
         let source = try AerisHarness.source(AerisHarness.credentials + [("baseURL", "http://127.0.0.1:8080/aeris/")])
         let (_, http) = try await AerisHarness.resolve("phases:1", body: AerisFixture.moonPhases.body, source: source)
-        #expect(await http.requests.first?.url.absoluteString
+        #expect(http.requests.first?.url.absoluteString
             == "http://127.0.0.1:8080/aeris/sunmoon/moonphases/47.6097,-122.3331?\(Self.credentials)&from=1428940800&limit=1")
     }
 
     @Test func credentialsAreQueryEncoded() async throws {
         let source = try AerisHarness.source([("clientId", "id with space"), ("clientSecret", "a+b&c=d/é")])
         let (_, http) = try await AerisHarness.resolve("moon:now", body: AerisFixture.sunMoon.body, source: source)
-        let url = try #require(await http.requests.first?.url)
+        let url = try #require(http.requests.first?.url)
         #expect(url.query == "client_id=id%20with%20space&client_secret=a%2Bb%26c%3Dd%2F%C3%A9&from=1428940800&limit=1")
         let items = URLComponents(url: url, resolvingAgainstBaseURL: false)?.queryItems ?? []
         #expect(items.first { $0.name == "client_secret" }?.value == "a+b&c=d/é")
@@ -128,7 +129,7 @@ struct AerisSourceTests {
     @Test func examplesMatchTheRoutes() throws {
         let source = try AerisHarness.source()
         #expect(source.examples == ["moon:now", "moon:2026-12-04", "phases:5"])
-        let patterns = try source.examples.map { try AerisHarness.location($0, in: source).pattern.text }
+        let patterns = try source.examples.map { try source.location(for: $0).pattern.text }
         #expect(patterns == ["moon:now", "moon:{date}", "phases:{count}"])
         #expect(AerisSource.moduleName == "Aeris")
     }

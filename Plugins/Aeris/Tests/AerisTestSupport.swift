@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Logging
 
@@ -57,36 +58,6 @@ extension JSONValue {
     var body: Data { Data(serialized().utf8) }
 }
 
-/// An `HTTPClient` that answers every request with one canned response (or error) and
-/// records what it was asked.
-actor StubHTTPClient: HTTPClient {
-    private(set) var requests: [HTTPRequest] = []
-    private let status: Int
-    private let headers: [String: String]
-    private let body: Data
-    private let failure: HTTPError?
-
-    init(status: Int = 200, headers: [String: String] = [:], body: Data) {
-        self.status = status
-        self.headers = headers
-        self.body = body
-        self.failure = nil
-    }
-
-    init(failing failure: HTTPError) {
-        self.status = 0
-        self.headers = [:]
-        self.body = Data()
-        self.failure = failure
-    }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        requests.append(request)
-        if let failure { throw failure }
-        return HTTPResponse(status: status, headers: headers, body: body, url: request.url)
-    }
-}
-
 /// Every log line a logger emits, with its metadata, so tests can search them for secrets.
 // @unchecked: `LogHandler.log` is synchronous and may be called from any task, so the lines
 // are guarded by an NSLock rather than an actor.
@@ -122,56 +93,37 @@ struct CapturingLogHandler: LogHandler {
     }
 }
 
-/// Builds sources, contexts and locations the way the host would.
+/// Aeris's credentials, clock and sources, and URNs resolved against a recorder serving one
+/// response; contexts, routing and the recorder are ConditionsKitTesting's.
 enum AerisHarness {
     static let clientId = "aeris-ID-4711"
     static let secret = "s3cr3t-VALUE"
-    static let seattle = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331, timeZone: TimeZone(identifier: "America/Los_Angeles"))
     /// 2015-04-13T16:00:00Z, the day of the real `/sunmoon` response.
     static let now = Date(timeIntervalSince1970: 1_428_940_800)
-
-    static func options(_ members: [(String, JSONValue)]) -> SourceOptions {
-        SourceOptions(path: "sources.aeris.options", object: JSONObject(members), baseDirectory: URL(fileURLWithPath: "/tmp"))
-    }
 
     static var credentials: [(String, JSONValue)] {
         [("clientId", .string(clientId)), ("clientSecret", .string(secret))]
     }
 
     static func source(_ members: [(String, JSONValue)]? = nil, logger: Logger = Logger(label: "aeris-tests")) throws -> AerisSource {
-        try AerisSource(configuration: SourceConfiguration(
-            instance: "aeris", options: options(members ?? credentials),
-            configDirectory: URL(fileURLWithPath: "/tmp"), place: seattle, logger: logger))
+        try AerisSource(configuration: .testing(instance: "aeris", options: JSONObject(members ?? credentials),
+                                                configDirectory: URL(fileURLWithPath: "/tmp"), logger: logger))
     }
 
-    static func context(_ http: any HTTPClient, place: Place = seattle, logger: Logger = Logger(label: "aeris-tests")) -> SourceContext {
-        SourceContext(now: now, place: place, logger: logger, http: http)
-    }
-
-    /// Routes `urn` to `source` the way the host's router does.
-    static func location(_ urn: String, in source: AerisSource) throws -> Location {
-        var router = Router<Int>()
-        for pattern in source.routes { try router.register(pattern, 0) }
-        return try router.match(URN(urn)).location
-    }
-
-    /// Resolves `urn` against a stub serving `body` (or `status`), returning the result and the stub.
+    /// Resolves `urn` against a recorder serving `body` (or `status`), returning the result and the recorder.
     static func resolve(_ urn: String, status: Int = 200, headers: [String: String] = [:], body: Data,
-                        source: AerisSource? = nil, logger: Logger = Logger(label: "aeris-tests")) async throws -> (SourceResult, StubHTTPClient) {
+                        source: AerisSource? = nil, logger: Logger = Logger(label: "aeris-tests")) async throws -> (SourceResult, RecordingHTTPClient) {
         let source = try source ?? self.source()
-        let http = StubHTTPClient(status: status, headers: headers, body: body)
-        let result = try await source.resolve(location(urn, in: source), context: context(http, logger: logger))
+        let http = RecordingHTTPClient(.response(status: status, headers: headers, body: body))
+        let result = try await source.resolve(urn, context: SourceContextBuilder(now: now, logger: logger, http: http).build())
         return (result, http)
     }
 
-    /// The error `urn` fails with against a stub serving `body` with `status`.
+    /// The error `urn` fails with against a recorder serving `body` with `status`.
     static func failure(_ urn: String, status: Int = 200, headers: [String: String] = [:], body: Data,
                         source: AerisSource? = nil, logger: Logger = Logger(label: "aeris-tests")) async throws -> (any Error)? {
-        do {
-            _ = try await resolve(urn, status: status, headers: headers, body: body, source: source, logger: logger)
-            return nil
-        } catch {
-            return error
-        }
+        let source = try source ?? self.source()
+        let http = RecordingHTTPClient(.response(status: status, headers: headers, body: body))
+        return await source.error(resolving: urn, context: SourceContextBuilder(now: now, logger: logger, http: http).build())
     }
 }

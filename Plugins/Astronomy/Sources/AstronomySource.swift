@@ -16,7 +16,7 @@ public struct AstronomySource: ConditionsSource {
     public static let summary = "The Moon's phase, rise and set and the Sun's times, computed offline"
 
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}"]
-    public let examples = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21"]
+    public static let exampleURNs = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21"]
     /// `moon` and `phases` read as every moon source's do; `sun` is this module's own.
     public static let presentations: [any ResultPresentation] = MoonData.presentations + [SunPresentation()]
 

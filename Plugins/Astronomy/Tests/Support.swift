@@ -2,6 +2,7 @@
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Logging
 
@@ -30,27 +31,18 @@ func seconds(_ a: Date, _ b: Date) -> Double { abs(a.timeIntervalSince(b)) }
 
 /// A source made the way the host makes one, from an options object.
 func makeSource(options: JSONObject = JSONObject(), place: Place = Places.seattle) throws -> AstronomySource {
-    let directory = URL(fileURLWithPath: "/nonexistent")
-    let configuration = SourceConfiguration(
-        instance: "astronomy",
-        options: SourceOptions(path: "sources.astronomy.options", object: options, baseDirectory: directory),
-        configDirectory: directory, place: place, logger: Logger(label: "astronomy-tests"))
-    return try AstronomySource(configuration: configuration)
+    try AstronomySource(configuration: .testing(instance: "astronomy", options: options, configDirectory: URL(fileURLWithPath: "/nonexistent"),
+                                                place: place, logger: Logger(label: "astronomy-tests")))
 }
 
 /// Routes `urn` through the source's patterns (most literal first, as the host's router does)
-/// and resolves it with the clock pinned at `now`.
+/// and resolves it with the clock pinned at `now` and no network.
 func resolve(_ urn: String, now: String = "2026-11-21T14:05:00Z", place: Place = Places.seattle,
              source: AstronomySource? = nil) async throws -> JSONValue {
     let source = try source ?? makeSource(place: place)
-    let parsed = try URN(urn)
-    for pattern in source.routes.sorted(by: { $0.literalCount > $1.literalCount }) {
-        guard let arguments = pattern.match(parsed) else { continue }
-        let context = SourceContext(now: try instant(now), place: place, logger: Logger(label: "astronomy-tests"),
-                                    http: UnavailableHTTPClient(reason: "the Astronomy source must not use the network"))
-        return try await source.resolve(Location(urn: parsed, pattern: pattern, arguments: arguments), context: context).data
-    }
-    throw ConditionsError.notFound(urn)
+    let context = SourceContextBuilder(now: try instant(now), place: place, logger: Logger(label: "astronomy-tests"),
+                                       http: UnavailableHTTPClient(reason: "the Astronomy source must not use the network"))
+    return try await source.resolve(urn, context: context.build()).data
 }
 
 /// The error `body` throws, as a `ConditionsError`, or nil when it throws none.

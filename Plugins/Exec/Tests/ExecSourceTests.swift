@@ -1,6 +1,7 @@
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import ConditionsProcess
 import Foundation
 import Logging
@@ -14,8 +15,11 @@ import Testing
 /// timeout of 30 s or more) but loose enough for a loaded machine.
 @Suite final class ExecSourceTests: Sendable {
     let folder: URL
-    let place = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331, timeZone: TimeZone(identifier: "America/Los_Angeles"))
-    let now = Timestamp.parse("2026-11-21T12:46:40Z") ?? Date()
+    /// Seattle with one named place, the clock pinned, no network.
+    let contexts = SourceContextBuilder(
+        now: Timestamp.parse("2026-11-21T12:46:40Z") ?? Date(),
+        places: Places(location: .seattle, named: [("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.093333))]),
+        logger: Logger(label: "test"), http: UnavailableHTTPClient(reason: "offline test"))
     let hostEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8", "SECRET_TOKEN": "hunter2", "AWS_SECRET_ACCESS_KEY": "abc"]
 
     init() throws {
@@ -37,11 +41,8 @@ import Testing
     func source(_ options: JSONValue) throws -> ExecSource {
         var object = options.objectValue ?? JSONObject()
         if object["routes"] == nil { object["routes"] = ["ferry:{route}"] }
-        let configuration = SourceConfiguration(
-            instance: "plugin",
-            options: SourceOptions(path: "sources.plugin.options", object: object, baseDirectory: folder),
-            configDirectory: folder, place: place, logger: Logger(label: "test"))
-        return try ExecSource(configuration: configuration, hostEnvironment: hostEnvironment)
+        return try ExecSource(configuration: .testing(instance: "plugin", options: object, configDirectory: folder, logger: Logger(label: "test")),
+                              hostEnvironment: hostEnvironment)
     }
 
     /// A source running `body` as a script, with extra options. The script is run by `sh`
@@ -56,12 +57,7 @@ import Testing
     }
 
     func resolve(_ source: ExecSource, _ urn: String = "ferry:seattle-bainbridge") async throws -> SourceResult {
-        let parsed = try URN(urn)
-        let pattern = try #require(source.routes.first { $0.match(parsed) != nil })
-        let location = Location(urn: parsed, pattern: pattern, arguments: pattern.match(parsed) ?? [:])
-        let places = Places(location: place, named: [("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.093333))])
-        let context = SourceContext(now: now, place: place, places: places, logger: Logger(label: "test"), http: UnavailableHTTPClient(reason: "offline test"))
-        return try await source.resolve(location, context: context)
+        try await source.resolve(urn, context: contexts.build())
     }
 
     /// The `(kind, message)` a resolve fails with.

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Fixtures
 import Foundation
 import Testing
@@ -195,7 +196,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let options = JSONObject([("directory", .string(folder.url.path)), ("directroy", "x")])
-        let error = #expect(throws: ConditionsError.self) { try FixturesSource(configuration: Support.configuration(options, configDirectory: folder.url)) }
+        let error = #expect(throws: ConditionsError.self) { try FixturesSource(configuration: .testing(instance: "fixtures", options: options, configDirectory: folder.url)) }
         #expect(error?.kind == .configuration)
         #expect(error?.message.contains(#"sources.fixtures.options.directroy (did you mean "directory"?)"#) == true)
     }
@@ -204,7 +205,7 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let error = #expect(throws: ConditionsError.self) {
-            try FixturesSource(configuration: Support.configuration(JSONObject([("directory", 3)]), configDirectory: folder.url))
+            try FixturesSource(configuration: .testing(instance: "fixtures", options: JSONObject([("directory", 3)]), configDirectory: folder.url))
         }
         #expect(error?.message == "sources.fixtures.options.directory: expected a string, found number")
     }
@@ -213,15 +214,15 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("recorded/pass/white.json", #"{"data":{"id":"white"}}"#)
-        let source = try FixturesSource(configuration: Support.configuration(JSONObject([("directory", "recorded")]), configDirectory: folder.url))
-        #expect(try await source.resolve(Support.location("pass:white"), context: Support.context).data == ["id": "white"])
+        let source = try FixturesSource(configuration: .testing(instance: "fixtures", options: JSONObject([("directory", "recorded")]), configDirectory: folder.url))
+        #expect(try await source.resolve("pass:white", context: SourceContextBuilder().build()).data == ["id": "white"])
     }
 
     @Test func defaultDirectoryIsFixturesNextToTheConfig() async throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         try folder.write("Fixtures/moon/now.json", #"{"data":{"phase":"new moon"}}"#)
-        let source = try FixturesSource(configuration: Support.configuration(JSONObject(), configDirectory: folder.url))
-        #expect(try await source.resolve(Support.location("moon:now"), context: Support.context).data == ["phase": "new moon"])
+        let source = try FixturesSource(configuration: .testing(instance: "fixtures", options: JSONObject(), configDirectory: folder.url))
+        #expect(try await source.resolve("moon:now", context: SourceContextBuilder().build()).data == ["phase": "new moon"])
     }
 }

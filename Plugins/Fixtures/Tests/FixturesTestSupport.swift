@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Fixtures
 import Foundation
 import Logging
@@ -25,34 +26,17 @@ struct TemporaryFolder {
     func remove() { try? FileManager.default.removeItem(at: url) }
 }
 
+/// Fixtures sources as the host makes them; contexts and routing are ConditionsKitTesting's
+/// (its defaults: Seattle, the clock pinned at 2026-11-21T14:05:00Z, no network).
 enum FixturesTestSupport {
-    static let place = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331, timeZone: TimeZone(identifier: "America/Los_Angeles"))
     static let logger = Logger(label: "fixtures-tests")
     /// The pinned clock the sources receive (2026-11-21T14:05:00Z).
-    static let now = Date(timeIntervalSince1970: 1_795_269_900)
-
-    static func configuration(_ options: JSONObject, configDirectory: URL) -> SourceConfiguration {
-        SourceConfiguration(
-            instance: "fixtures",
-            options: SourceOptions(path: "sources.fixtures.options", object: options, baseDirectory: configDirectory),
-            configDirectory: configDirectory, place: place, logger: logger)
-    }
+    static let now = SourceContextBuilder.defaultNow
 
     /// A source serving `directory`.
     static func source(directory: URL) throws -> FixturesSource {
-        try FixturesSource(configuration: configuration(JSONObject([("directory", .string(directory.path))]), configDirectory: directory))
-    }
-
-    static var context: SourceContext {
-        SourceContext(now: now, place: place, logger: logger, http: UnavailableHTTPClient(reason: "test"))
-    }
-
-    /// Routes `urn` the way the host does: the source's `{scheme}:{name}` bound to the URN's scheme.
-    static func location(_ urn: String) throws -> Location {
-        let parsed = try URN(urn)
-        let pattern = RoutePattern("{scheme}:{name}").bound(toScheme: parsed.scheme)
-        guard let arguments = pattern.match(parsed) else { throw ConditionsError.notFound("\(urn) does not match \(pattern)") }
-        return Location(urn: parsed, pattern: pattern, arguments: arguments)
+        try FixturesSource(configuration: .testing(instance: "fixtures", options: JSONObject([("directory", .string(directory.path))]),
+                                                   configDirectory: directory, logger: logger))
     }
 
     /// A location for `scheme:x` whose `name` argument is `name` verbatim, for names no URN can carry.
@@ -60,7 +44,8 @@ enum FixturesTestSupport {
         Location(urn: try URN("\(scheme):x"), pattern: RoutePattern("\(scheme):{name}"), arguments: ["name": name])
     }
 
+    /// Resolves `urn` as the host routes it: the source's `{scheme}:{name}` bound to the URN's scheme.
     static func resolve(_ urn: String, in directory: URL) async throws -> SourceResult {
-        try await source(directory: directory).resolve(location(urn), context: context)
+        try await source(directory: directory).resolve(urn, context: SourceContextBuilder(logger: logger).build())
     }
 }

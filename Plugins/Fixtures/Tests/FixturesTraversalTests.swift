@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Fixtures
 import Foundation
 import Testing
@@ -29,10 +30,16 @@ import Testing
         }
     }
 
+    /// Routed as the host routes it (the source's `{scheme}:{name}` bound to the URN's scheme),
+    /// `urn` is refused by the source.
+    private func expectRefused(_ urn: String, in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        try await expectRefused(Support.source(directory: directory).location(for: urn), in: directory, sourceLocation: sourceLocation)
+    }
+
     private func expectRefused(_ location: Location, in directory: URL, sourceLocation: SourceLocation = #_sourceLocation) async throws {
         let source = try Support.source(directory: directory)
         let error = await #expect(throws: ConditionsError.self, sourceLocation: sourceLocation) {
-            try await source.resolve(location, context: Support.context)
+            try await source.resolve(location, context: SourceContextBuilder().build())
         }
         guard let error else { return }
         #expect(error.kind == .invalidArguments, "\(error.message)", sourceLocation: sourceLocation)
@@ -58,21 +65,21 @@ import Testing
     func percentEncodedTraversalIsRefused(urn: String) async throws {
         let layout = try Layout()
         defer { layout.remove() }
-        try await expectRefused(Support.location(urn), in: layout.fixtures.url)
+        try await expectRefused(urn, in: layout.fixtures.url)
     }
 
     @Test(arguments: ["..:white", ".pass:white", ".:white"])
     func hostileSchemesAreRefused(urn: String) async throws {
         let layout = try Layout()
         defer { layout.remove() }
-        try await expectRefused(Support.location(urn), in: layout.fixtures.url)
+        try await expectRefused(urn, in: layout.fixtures.url)
     }
 
     @Test func symlinkedFilePointingOutsideIsRefused() async throws {
         let layout = try Layout()
         defer { layout.remove() }
         try FileManager.default.createSymbolicLink(at: layout.fixtures.url.appendingPathComponent("pass/leak.json"), withDestinationURL: layout.secret)
-        try await expectRefused(Support.location("pass:leak"), in: layout.fixtures.url)
+        try await expectRefused("pass:leak", in: layout.fixtures.url)
     }
 
     @Test func relativeSymlinkEscapingTheFolderIsRefused() async throws {
@@ -80,14 +87,14 @@ import Testing
         defer { layout.remove() }
         let target = "../../" + layout.outside.url.lastPathComponent + "/secret.json"
         try FileManager.default.createSymbolicLink(atPath: layout.fixtures.url.appendingPathComponent("pass/leak.json").path, withDestinationPath: target)
-        try await expectRefused(Support.location("pass:leak"), in: layout.fixtures.url)
+        try await expectRefused("pass:leak", in: layout.fixtures.url)
     }
 
     @Test func symlinkedSchemeFolderPointingOutsideIsRefused() async throws {
         let layout = try Layout()
         defer { layout.remove() }
         try FileManager.default.createSymbolicLink(at: layout.fixtures.url.appendingPathComponent("evil"), withDestinationURL: layout.outside.url.appendingPathComponent("pass"))
-        try await expectRefused(Support.location("evil:secret"), in: layout.fixtures.url)
+        try await expectRefused("evil:secret", in: layout.fixtures.url)
     }
 
     @Test func symlinkInsideTheFolderIsAllowed() async throws {
@@ -117,6 +124,6 @@ import Testing
         defer { try? FileManager.default.removeItem(at: sibling) }
         try Data(#"{"data":{"leaked":true}}"#.utf8).write(to: sibling.appendingPathComponent("secret.json"))
         try FileManager.default.createSymbolicLink(at: layout.fixtures.url.appendingPathComponent("pass/leak.json"), withDestinationURL: sibling.appendingPathComponent("secret.json"))
-        try await expectRefused(Support.location("pass:leak"), in: layout.fixtures.url)
+        try await expectRefused("pass:leak", in: layout.fixtures.url)
     }
 }

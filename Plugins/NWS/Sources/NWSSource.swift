@@ -24,6 +24,9 @@ public struct NWSSource: ConditionsSource {
 
     public let routes: [RoutePattern] = ["forecast:{place}", "forecast:{place}:hourly", "alerts:{place}"]
 
+    /// For `--help`: each route for `here`, the configured location.
+    public static let exampleURNs = ["forecast:here", "alerts:here", "forecast:here:hourly"]
+
     /// Each route for the first configured place (or `here` when there is none).
     public var examples: [String] {
         let place = examplePlace

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import ConditionsMemo
 import Foundation
 import TestHarness
@@ -60,8 +61,9 @@ import Testing
         _ = try await memo.value(for: "points/47.745,-121.0933", maxAge: 86_400, now: morning) {
             try NWSGrid(pointsBody: Data(body(old).utf8), url: URL(string: points)!).json
         }
-        let http = RecordingHTTP(replies: [points: (200, body(new)), new: (200, forecast),
-                                           "https://api.weather.gov/alerts/active?point=47.745,-121.0933": (200, #"{"features": []}"#)])
+        let http = RecordingHTTPClient([points: .geoJSON(body(new)), new: .geoJSON(forecast),
+                                        "https://api.weather.gov/alerts/active?point=47.745,-121.0933": .geoJSON(#"{"features": []}"#)],
+                                       fallback: .problemNotFound)
         let result = try await resolve("forecast:stevens", with: source, http: http, memo: memo)
         #expect(result.periods.count == 14)
         #expect(http.requests.map(\.url.absoluteString).filter { !$0.contains("alerts") } == [old, points, new])
@@ -70,7 +72,7 @@ import Testing
         #expect(http.requests.map(\.url.absoluteString).filter { !$0.contains("alerts") }.suffix(1) == [new])
 
         // A grid still answering 404 after a fresh lookup is the answer, not a loop.
-        let stuck = RecordingHTTP(replies: [points: (200, body(old))])
+        let stuck = RecordingHTTPClient([points: .geoJSON(body(old))], fallback: .problemNotFound)
         let error = try #require(await resolveError("forecast:stevens:hourly", with: source, http: stuck, memo: MemoryMemo()) as? ConditionsError)
         #expect(error.kind == .notFound)
         #expect(stuck.requests.map(\.url.absoluteString) == [points, old + "/hourly", points])

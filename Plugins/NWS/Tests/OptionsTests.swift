@@ -15,7 +15,7 @@ import Testing
         #expect(settings.pointsURL(NWSPoint(latitude: 47.745, longitude: -121.093333)).absoluteString == "https://api.weather.gov/points/47.745,-121.0933")
         #expect(settings.alertsURL(NWSPoint(latitude: 30, longitude: -85)).absoluteString == "https://api.weather.gov/alerts/active?point=30,-85")
         // Without places the examples use here.
-        #expect(try makeSource(places: Places(location: seattle)).examples.first == "forecast:here")
+        #expect(try makeSource(places: Places(location: .seattle)).examples.first == "forecast:here")
     }
 
     @Test func aContactInTheUserAgentAndABaseURLWithAPath() throws {

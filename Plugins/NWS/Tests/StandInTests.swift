@@ -1,7 +1,7 @@
 import ConditionsJSON
 import ConditionsKit
 import Foundation
-import LoopbackServer
+import ConditionsKitTesting
 import TestHarness
 import Testing
 @testable import NWS
@@ -126,7 +126,14 @@ import Testing
     @Test func aRequestWithoutAUserAgentIsRefusedAndTheErrorSaysSo() async throws {
         let standIn = try standIn()
         defer { standIn.stop() }
-        let error = try #require(await resolveError("alerts:stevens", with: try makeSource(standIn), http: NoUserAgentHTTP(base: curl)) as? ConditionsError)
+        // Sent with an empty User-Agent, as a client that drops it would.
+        let noUserAgent = RecordingHTTPClient { request in
+            var stripped = request
+            stripped.headers = request.headers.filter { $0.key.lowercased() != "user-agent" }
+            stripped.headers["User-Agent"] = ""
+            return try await curl.send(stripped)
+        }
+        let error = try #require(await resolveError("alerts:stevens", with: try makeSource(standIn), http: noUserAgent) as? ConditionsError)
         #expect(error.kind == .upstream)
         #expect(error.message.contains("HTTP 403, Access Denied"))
         #expect(error.message.contains("sources.nws.options.userAgent"))
@@ -151,7 +158,7 @@ import Testing
         let standIn = try standIn()
         defer { standIn.stop() }
         standIn.fail("/gridpoints/SEW/163,68/forecast", times: 1, with: standIn.gridExpired(retryAfter: "5"))
-        let recording = RecordingHTTP(curl)
+        let recording = RecordingHTTPClient(delegatingTo: curl)
         let error = try #require(await resolveError("forecast:stevens", with: try makeSource(standIn), http: recording) as? ConditionsError)
         #expect(error.kind == .upstream)
         #expect(error.message == "NWS: Forecast Grid Expired (HTTP 503, ForecastGridExpired) for the forecast for stevens: The requested forecast grid was issued 2025-11-02T03:12:00+00:00 and has expired. (retry after 5)")

@@ -25,6 +25,9 @@ public struct WSDOTPassSource: ConditionsSource {
     /// `pass:{name}` and `pass:all`; `snowfall:{pass}` and `snowfall:{pass}:{season}`.
     public let routes: [RoutePattern] = ["pass:{name}", "pass:all"] + SnowfallService.routes
 
+    /// For `--help`: two passes, every pass, a pass's snowfall.
+    public static let exampleURNs = ["pass:snoqualmie", "pass:stevens", "pass:all", "snowfall:snoqualmie"]
+
     /// Two passes and `pass:all`: Snoqualmie and Stevens when every pass is served, else the
     /// first two configured; then Snoqualmie's snowfall, this season and a past one.
     public var examples: [String] {

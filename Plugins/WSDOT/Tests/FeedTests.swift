@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Testing
 @testable import WSDOT
@@ -33,7 +34,7 @@ struct FeedTests {
 
     @Test("a winter feed: one pass, matched by id, all fields")
     func winterPass() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("api-winter.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("api-winter.json")])
         let data = try await resolve("pass:snoqualmie", with: try apiSource(), http: http)
         let expected: JSONValue = [
             "id": "snoqualmie",
@@ -57,7 +58,7 @@ struct FeedTests {
 
     @Test("pass:all is one request and lists every pass in catalog order with the right statuses")
     func winterAll() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("api-winter.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("api-winter.json")])
         let data = try await resolve("pass:all", with: try apiSource(), http: http)
         let passes = try #require(data["passes"]?.arrayValue)
         // Passes come from the feed: this 2025 winter capture predates Tiger Mountain (id 17).
@@ -70,12 +71,12 @@ struct FeedTests {
             // Disautel: TravelAdvisoryActive false, so its restriction text is not current.
             "loup-loup": "restricted", "disautel": "unknown", "wauconda": "restricted",
         ])
-        #expect(await http.requested.count == 1)
+        #expect(http.urls.count == 1)
     }
 
     @Test("names with odd spacing, null restrictions, temperatures and directions, and dates without offsets")
     func winterQuirks() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("api-winter.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("api-winter.json")])
         let data = try await resolve("pass:all", with: try apiSource(), http: http)
         let passes = try #require(data["passes"]?.arrayValue)
         func pass(_ slug: String) -> JSONValue? { passes.first { $0["id"]?.stringValue == slug } }
@@ -99,7 +100,7 @@ struct FeedTests {
 
     @Test("a summer feed with -0700 offsets, configured subset and order")
     func summerSubset() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("api-summer.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("api-summer.json")])
         let source = try apiSource(#", "passes": ["stevens", "snoqualmie", "satus"]"#)
         let data = try await resolve("pass:all", with: source, http: http)
         let passes = try #require(data["passes"]?.arrayValue)
@@ -113,18 +114,18 @@ struct FeedTests {
 
     @Test("the access code is sent but never appears in errors")
     func secretStaysSecret() async throws {
-        let http = StubHTTP([Self.feedURL: .status(401)])
+        let http = RecordingHTTPClient([Self.feedURL: .errorPage(401)])
         let error = await resolveError("pass:stevens", with: try apiSource(), http: http)
         let httpError = try #require(error as? HTTPError)
         #expect(httpError.message.contains("AccessCode=REDACTED"))
         #expect(!httpError.message.contains("s3cr3t"))
-        #expect(await http.requested.first?.absoluteString == Self.feedURL)
+        #expect(http.urls.first?.absoluteString == Self.feedURL)
     }
 
     @Test("the service's own error message is an upstream error, scrubbed of the code")
     func upstreamMessage() async throws {
         let body = Data(#"{"Message":"Invalid AccessCode s3cr3t-code. Register at wsdot.wa.gov/traffic/api"}"#.utf8)
-        let http = StubHTTP([Self.feedURL: .body(body, contentType: "application/json")])
+        let http = RecordingHTTPClient([Self.feedURL: .body(body, contentType: "application/json")])
         let error = try #require(await resolveError("pass:stevens", with: try apiSource(), http: http) as? ConditionsError)
         #expect(error.kind == .upstream)
         #expect(error.message == "WSDOT feed: Invalid AccessCode REDACTED. Register at wsdot.wa.gov/traffic/api")
@@ -147,7 +148,7 @@ struct FeedTests {
         ("<html>Service Unavailable</html>", "WSDOT feed is not JSON: line 1, column 1: unexpected '<', expected a value"),
     ])
     func decodeErrors(body: String, message: String) async throws {
-        let http = StubHTTP([Self.feedURL: .body(Data(body.utf8), contentType: "application/json")])
+        let http = RecordingHTTPClient([Self.feedURL: .body(Data(body.utf8), contentType: "application/json")])
         let error = try #require(await resolveError("pass:stevens", with: try apiSource(), http: http) as? ConditionsError)
         #expect(error.kind == .badResponse)
         #expect(error.message == message)
@@ -156,7 +157,7 @@ struct FeedTests {
     @Test("a malformed entry for another pass does not break this one")
     func otherEntryBroken() async throws {
         let body = #"[{"MountainPassId": 1, "DateUpdated": "garbage"}, {"MountainPassId": 10, "DateUpdated": "\/Date(1765784100000-0800)\/", "RestrictionOne": null, "RestrictionTwo": null, "RoadCondition": "Bare"}]"#
-        let http = StubHTTP([Self.feedURL: .body(Data(body.utf8), contentType: "application/json")])
+        let http = RecordingHTTPClient([Self.feedURL: .body(Data(body.utf8), contentType: "application/json")])
         let data = try await resolve("pass:stevens", with: try apiSource(), http: http)
         #expect(data["status"] == "unknown")
         #expect(data["updated"] == "2025-12-15T07:35:00Z")
@@ -166,7 +167,7 @@ struct FeedTests {
     @Test("a custom API base and page override shape the request and the url")
     func customBase() async throws {
         let source = try apiSource(#", "baseURL": "http://127.0.0.1:8080/svc/", "pages": {"stevens": "https://example.org/stevens"}"#)
-        let http = StubHTTP(["http://127.0.0.1:8080/svc/GetMountainPassConditionsAsJson?AccessCode=s3cr3t-code": try .json("api-winter.json")])
+        let http = RecordingHTTPClient(["http://127.0.0.1:8080/svc/GetMountainPassConditionsAsJson?AccessCode=s3cr3t-code": try .jsonFixture("api-winter.json")])
         let data = try await resolve("pass:stevens", with: source, http: http)
         #expect(data["url"] == "https://example.org/stevens")
         #expect(data["status"] == "restricted")

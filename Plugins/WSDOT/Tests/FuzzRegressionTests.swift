@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Testing
 @testable import WSDOT
@@ -14,7 +15,7 @@ struct FuzzRegressionTests {
     @Test("a page's elevation too large for an Int falls back to the catalog's (found by wsdot-html)")
     func hugeElevationOnAPage() async throws {
         // The fuzzer's input: a mangled page whose elevation is a 78-digit number of feet.
-        let http = StubHTTP([Self.snoqualmiePage: try .html("fuzz-huge-elevation.html")])
+        let http = RecordingHTTPClient([Self.snoqualmiePage: try .htmlFixture("fuzz-huge-elevation.html")])
         let source = try makeSource()
         if let data = try? await resolve("pass:snoqualmie", with: source, http: http) {
             #expect(data["elevationFt"] == .int(3022))
@@ -22,7 +23,7 @@ struct FuzzRegressionTests {
         // The same on a real page.
         var page = String(decoding: try fixture("snoqualmie-winter.html"), as: UTF8.self)
         page = page.replacingOccurrences(of: "3022", with: String(repeating: "9", count: 40))
-        let edited = StubHTTP([Self.snoqualmiePage: .body(Data(page.utf8), contentType: "text/html")])
+        let edited = RecordingHTTPClient([Self.snoqualmiePage: .body(Data(page.utf8), contentType: "text/html")])
         let data = try await resolve("pass:snoqualmie", with: source, http: edited)
         #expect(data["elevationFt"] == .int(3022))
     }
@@ -31,7 +32,7 @@ struct FuzzRegressionTests {
     func hugeElevationInTheFeed(value: String) async throws {
         var feed = String(decoding: try fixture("api-winter.json"), as: UTF8.self)
         feed = feed.replacingOccurrences(of: #""ElevationInFeet":3022"#, with: #""ElevationInFeet":\#(value)"#)
-        let http = StubHTTP([Self.feedURL: .body(Data(feed.utf8), contentType: "application/json")])
+        let http = RecordingHTTPClient([Self.feedURL: .body(Data(feed.utf8), contentType: "application/json")])
         let source = try makeSource(.json(#"{"mode": "api", "accessCode": "code"}"#))
         let data = try await resolve("pass:snoqualmie", with: source, http: http)
         #expect(data["elevationFt"] == .int(3022))

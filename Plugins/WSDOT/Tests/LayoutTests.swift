@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Testing
 @testable import WSDOT
@@ -33,11 +34,11 @@ struct LayoutTests {
         try makeSource(.json(#"{"passes": ["stevens", "blewett", "chinook", "snoqualmie", "mt-baker"]\#(extra)}"#))
     }
 
-    func page(_ html: String) -> StubHTTP.Reply { .body(Data(html.utf8), contentType: "text/html; charset=utf-8") }
+    func page(_ html: String) -> RecordingHTTPClient.Reply { .body(Data(html.utf8), contentType: "text/html; charset=utf-8") }
 
     @Test("a rendered page is read by label; the default base is mountainpasses with no trailing slash")
     func renderedPage() async throws {
-        let http = StubHTTP(["\(siteBase)/stevens": try .html("current-stevens-rendered.html")])
+        let http = RecordingHTTPClient(["\(siteBase)/stevens": try .htmlFixture("current-stevens-rendered.html")])
         let data = try await resolve("pass:stevens", with: try source(), http: http)
         let chains = "Traction Tires Required, Chains required on Vehicles over 10,000 gross vehicle weight. Oversize Vehicles Prohibited."
         #expect(data == [
@@ -70,7 +71,7 @@ struct LayoutTests {
 
     @Test("a north/south pass takes its directions from the labels")
     func northSouth() async throws {
-        let http = StubHTTP(["\(siteBase)/blewett": try .html("current-blewett-northsouth.html")])
+        let http = RecordingHTTPClient(["\(siteBase)/blewett": try .htmlFixture("current-blewett-northsouth.html")])
         let data = try await resolve("pass:blewett", with: try source(), http: http)
         #expect(data["restrictions"] == [
             ["direction": "Northbound", "text": "Traction tires advised.", "status": "restricted"],
@@ -82,7 +83,7 @@ struct LayoutTests {
 
     @Test("a closed pass: closed status, `--°F` is a null temperature, an empty weather is null")
     func closedPass() async throws {
-        let http = StubHTTP(["\(siteBase)/chinook": try .html("current-chinook-closed.html")])
+        let http = RecordingHTTPClient(["\(siteBase)/chinook": try .htmlFixture("current-chinook-closed.html")])
         let data = try await resolve("pass:chinook", with: try source(), http: http)
         #expect(data["status"] == "closed")
         #expect(data["temperatureF"] == .null)
@@ -92,7 +93,7 @@ struct LayoutTests {
 
     @Test("odd whitespace, other cases, NBSP in labels, a repeated row, an unknown label, trailing links")
     func oddWhitespace() async throws {
-        let http = StubHTTP(["\(siteBase)/snoqualmie": try .html("current-odd-whitespace.html")])
+        let http = RecordingHTTPClient(["\(siteBase)/snoqualmie": try .htmlFixture("current-odd-whitespace.html")])
         let data = try await resolve("pass:snoqualmie", with: try source(), http: http)
         #expect(data["temperatureF"] == 27)
         // The first `Travel eastbound` row wins, as the first XPath match does in the classic layout.
@@ -109,7 +110,7 @@ struct LayoutTests {
 
     @Test("the application shell fails with one line naming both fixes, never `missing fields`")
     func shell() async throws {
-        let http = StubHTTP(["\(siteBase)/stevens": try .html("current-shell.html")])
+        let http = RecordingHTTPClient(["\(siteBase)/stevens": try .htmlFixture("current-shell.html")])
         let error = try #require(await resolveError("pass:stevens", with: try source(), http: http) as? ConditionsError)
         #expect(error.kind == .badResponse)
         #expect(error.message.contains("filled in by JavaScript"))
@@ -124,9 +125,9 @@ struct LayoutTests {
 
     @Test("layout classic ignores the current rows; layout current ignores classic spans")
     func forcedLayouts() async throws {
-        let http = StubHTTP([
-            "\(siteBase)/stevens": try .html("current-stevens-rendered.html"),
-            "\(siteBase)/snoqualmie": try .html("snoqualmie-winter.html"),
+        let http = RecordingHTTPClient([
+            "\(siteBase)/stevens": try .htmlFixture("current-stevens-rendered.html"),
+            "\(siteBase)/snoqualmie": try .htmlFixture("snoqualmie-winter.html"),
         ])
         let classic = try #require(await resolveError("pass:stevens", with: try source(#", "layout": "classic""#), http: http) as? ConditionsError)
         #expect(classic.message.contains("missing fields conditions, restrictionOne, restrictionTwo, updated (classic layout"))
@@ -141,7 +142,7 @@ struct LayoutTests {
     @Test("`fields` overrides one field whatever the layout, and implies nothing else")
     func fieldsOverride() async throws {
         let rows = healthyRows + [#"<p class="road">Chains everywhere</p>"#]
-        let http = StubHTTP(["\(siteBase)/stevens": page(currentPage(rows))])
+        let http = RecordingHTTPClient(["\(siteBase)/stevens": page(currentPage(rows))])
         let data = try await resolve("pass:stevens", with: try source(#", "fields": {"conditions": "//p[@class='road']", "restrictionTwo": "//p[@class='road']"}"#), http: http)
         #expect(data["conditions"] == "Chains everywhere")
         #expect(data["restrictions"]?[index: 1]?["text"] == "Chains everywhere")
@@ -153,7 +154,7 @@ struct LayoutTests {
     func badRows() async throws {
         var rows = healthyRows
         rows[6] = conditionRow("Last updated", "Not available <a>[Disclaimer]</a>")
-        let http = StubHTTP([
+        let http = RecordingHTTPClient([
             "\(siteBase)/stevens": page(currentPage(rows)),
             "\(siteBase)/snoqualmie": page(currentPage(Array(healthyRows.prefix(4)))),
         ])
@@ -168,9 +169,9 @@ struct LayoutTests {
     @Test("pass:all with one shell page fails naming that pass only")
     func passAllWithAShell() async throws {
         let source = try makeSource(.json(#"{"passes": ["stevens", "blewett"]}"#))
-        let http = StubHTTP([
-            "\(siteBase)/stevens": try .html("current-shell.html"),
-            "\(siteBase)/blewett": try .html("current-blewett-northsouth.html"),
+        let http = RecordingHTTPClient([
+            "\(siteBase)/stevens": try .htmlFixture("current-shell.html"),
+            "\(siteBase)/blewett": try .htmlFixture("current-blewett-northsouth.html"),
         ])
         let error = try #require(await resolveError("pass:all", with: source, http: http))
         let report = ConditionsError.report(error)

@@ -1,6 +1,7 @@
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Logging
 import Testing
@@ -22,7 +23,7 @@ struct MobileFeedTests {
     }
 
     /// The fixture's pass entries, changed by `edit`, as a feed body.
-    func edited(_ edit: (inout [JSONValue]) -> Void) throws -> StubHTTP.Reply {
+    func edited(_ edit: (inout [JSONValue]) -> Void) throws -> RecordingHTTPClient.Reply {
         var passes = try #require(try document()["GetMountainPassConditionsResult"]?["PassCondition"]?.arrayValue)
         edit(&passes)
         let body: JSONValue = ["GetMountainPassConditionsResult": ["PassCondition": .array(passes)]]
@@ -31,11 +32,11 @@ struct MobileFeedTests {
 
     @Test("the default URL, no access code, and every pass of the feed in id order, Tiger Mountain included")
     func everyPass() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let data = try await resolve("pass:all", with: try feedSource(), http: http)
         let passes = try #require(data["passes"]?.arrayValue)
         #expect(passes.compactMap { $0["id"]?.stringValue } == PassCatalog.slugs)
-        #expect(await http.requested.map(\.absoluteString) == [Self.feedURL])
+        #expect(http.urls.map(\.absoluteString) == [Self.feedURL])
         let statuses = Dictionary(uniqueKeysWithValues: passes.map { ($0["id"]?.stringValue ?? "", $0["status"]?.stringValue ?? "") })
         // Disautel, Loup Loup, North Cascade and Wauconda: TravelAdvisoryActive false, so
         // their "No restrictions" is not WSDOT's current word and the status is unknown.
@@ -52,7 +53,7 @@ struct MobileFeedTests {
 
     @Test("one pass carries its cameras, forecast and alerts; DateUpdated's Pacific parts are the capture's instant")
     func snoqualmie() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let data = try await resolve("pass:snoqualmie", with: try feedSource(), http: http)
         // The Traveler API capture says /Date(1762196869233-0800)/ for Snoqualmie.
         #expect(data["updated"] == "2025-11-03T19:07:49Z")
@@ -76,7 +77,7 @@ struct MobileFeedTests {
     @Test("the instants agree with the Traveler API capture for every pass")
     func instantsAgreeWithTheRealCapture() async throws {
         let api = try #require(try JSONValue.parse(try fixture("real/DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json")).arrayValue)
-        let http = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let passes = try #require(try await resolve("pass:all", with: try feedSource(), http: http)["passes"]?.arrayValue)
         for entry in api {
             let id = try #require(entry["MountainPassId"]?.intValue)
@@ -92,9 +93,9 @@ struct MobileFeedTests {
     func agreesWithAPIMode() async throws {
         let apiURL = "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc/GetMountainPassConditionsAsJson?AccessCode=k"
         let api = try makeSource(.json(#"{"mode": "api", "accessCode": "k"}"#))
-        let apiHTTP = StubHTTP([apiURL: try .json("real/DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json")])
+        let apiHTTP = RecordingHTTPClient([apiURL: try .jsonFixture("real/DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json")])
         let fromAPI = try #require(try await resolve("pass:all", with: api, http: apiHTTP)["passes"]?.arrayValue)
-        let feedHTTP = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let feedHTTP = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let fromFeed = try #require(try await resolve("pass:all", with: try feedSource(), http: feedHTTP)["passes"]?.arrayValue)
         #expect(fromFeed.count == 16)
         let stripped = fromFeed.map { pass -> JSONValue in
@@ -107,7 +108,7 @@ struct MobileFeedTests {
 
     @Test("pass:all and every pass:{name} share one request while it is fresh, in sequence and at once")
     func oneRequest() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let source = try feedSource()
         let start = Date(timeIntervalSince1970: 1_765_785_000)
         _ = try await resolve("pass:all", with: source, http: http, now: start, maxAge: 300)
@@ -116,24 +117,24 @@ struct MobileFeedTests {
         async let two = resolve("pass:tiger-mountain", with: source, http: http, now: start + 299, maxAge: 300)
         #expect(try await one["status"] == "restricted")
         #expect(try await two["name"] == "Tiger Mountain SR18")
-        #expect(await http.requested.count == 1)
+        #expect(http.urls.count == 1)
         // As old as the host's TTL: fetched again; nothing may be shared when the host allows no age.
         _ = try await resolve("pass:white", with: source, http: http, now: start + 300, maxAge: 300)
-        #expect(await http.requested.count == 2)
+        #expect(http.urls.count == 2)
         _ = try await resolve("pass:white", with: source, http: http, now: start + 301, maxAge: 0)
         _ = try await resolve("pass:white", with: source, http: http, now: start + 301, maxAge: 0)
-        #expect(await http.requested.count == 4)
+        #expect(http.urls.count == 4)
     }
 
     @Test("a failed fetch is not kept: the next URN asks again")
     func failureIsNotKept() async throws {
         let source = try feedSource()
-        let failing = StubHTTP([Self.feedURL: .status(503)])
+        let failing = RecordingHTTPClient([Self.feedURL: .errorPage(503)])
         let error = try #require(await resolveError("pass:stevens", with: source, http: failing, maxAge: 300) as? HTTPError)
         #expect(error.kind == "http")
-        let working = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let working = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         #expect(try await resolve("pass:stevens", with: source, http: working, maxAge: 300)["status"] == "open")
-        #expect(await working.requested.count == 1)
+        #expect(working.urls.count == 1)
     }
 
     @Test("read tolerantly: no Cameras, Forecast or Alerts, a null temperature, unknown fields, a WCF date string")
@@ -151,7 +152,7 @@ struct MobileFeedTests {
                 passes[index] = .object(entry)
             }
         }
-        let http = StubHTTP([Self.feedURL: reply])
+        let http = RecordingHTTPClient([Self.feedURL: reply])
         let data = try await resolve("pass:stevens", with: try feedSource(), http: http)
         #expect(data["updated"] == "2025-11-03T15:44:52Z")
         #expect(data["temperatureF"] == .null)
@@ -175,7 +176,7 @@ struct MobileFeedTests {
                 passes[index] = .object(entry)
             }
         }
-        let data = try await resolve("pass:snoqualmie", with: try feedSource(), http: StubHTTP([Self.feedURL: reply]))
+        let data = try await resolve("pass:snoqualmie", with: try feedSource(), http: RecordingHTTPClient([Self.feedURL: reply]))
         #expect(data["cameras"] == [["id": 3, "title": "Summit", "imageURL": "https://images.wsdot.wa.gov/sc/090VC05200.jpg", "latitude": nil, "longitude": nil]])
         #expect(data["forecast"] == [["period": "", "text": "Snow."]])
         #expect(data["alerts"] == nil)
@@ -192,7 +193,7 @@ struct MobileFeedTests {
          "PassCondition[0].DateUpdated: expected local time parts like [2025, 11, 3, 11, 30, 43, 853, 0, 0] or a date like \"/Date(1765784463873-0800)/\", found [2025,13,1,0,0]"),
     ])
     func notTheFeed(body: String, problem: String) async throws {
-        let http = StubHTTP([Self.feedURL: .body(Data(body.utf8), contentType: "text/html")])
+        let http = RecordingHTTPClient([Self.feedURL: .body(Data(body.utf8), contentType: "text/html")])
         let error = try #require(await resolveError("pass:stevens", with: try feedSource(), http: http) as? ConditionsError)
         #expect(error.kind == .badResponse)
         #expect(error.message.hasPrefix(Self.feedURL + ": "), "\(error.message)")
@@ -222,7 +223,7 @@ struct MobileFeedTests {
 
     @Test("baseURL moves the feed; feed mode takes no access code")
     func options() async throws {
-        let http = StubHTTP(["http://127.0.0.1:9/mobile/MountainPassConditions.json": try .json("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient(["http://127.0.0.1:9/mobile/MountainPassConditions.json": try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let source = try feedSource(#", "baseURL": "http://127.0.0.1:9/mobile", "passes": ["stevens", "tiger-mountain"]"#)
         let data = try await resolve("pass:all", with: source, http: http)
         #expect(data["passes"]?.arrayValue?.compactMap { $0["id"]?.stringValue } == ["stevens", "tiger-mountain"])
@@ -232,7 +233,7 @@ struct MobileFeedTests {
 
     @Test("the card shows the first camera lazily and the forecast; text shows alerts and two periods")
     func presentation() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let data = try await resolve("pass:snoqualmie", with: try feedSource(), http: http)
         let context = PresentationContext(urn: "pass:snoqualmie", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) }
         let card = PassPresentation().card(data, context: context)
@@ -249,7 +250,7 @@ struct MobileFeedTests {
 
     @Test("watch: a new or lifted alert is a change; a new forecast is not")
     func changeKey() async throws {
-        let http = StubHTTP([Self.feedURL: try .json("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let data = try await resolve("pass:snoqualmie", with: try feedSource(), http: http)
         let presentation = PassPresentation()
         guard case .object(var changed) = data else { Issue.record("not an object"); return }

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Testing
 @testable import WSDOT
@@ -7,19 +8,19 @@ import Testing
 @Suite("HTML mode: pass pages")
 struct PageTests {
     /// A classic-site source serving `passes`, and a stub answering each page with `pages[slug]`.
-    func classic(_ pages: [String: StubHTTP.Reply], passes: [String]? = nil, fields: String? = nil) throws -> (WSDOTPassSource, StubHTTP) {
+    func classic(_ pages: [String: RecordingHTTPClient.Reply], passes: [String]? = nil, fields: String? = nil) throws -> (WSDOTPassSource, RecordingHTTPClient) {
         var options = "{\"baseURL\": \"\(classicBase)\""
         if let passes { options += ", \"passes\": [\(passes.map { "\"\($0)\"" }.joined(separator: ","))]" }
         if let fields { options += ", \"fields\": \(fields)" }
         options += "}"
         let source = try makeSource(.json(options))
         let replies = Dictionary(uniqueKeysWithValues: pages.map { ("\(classicBase)/\($0.key)", $0.value) })
-        return (source, StubHTTP(replies))
+        return (source, RecordingHTTPClient(replies))
     }
 
     @Test("a winter page: nested tags, entities, odd whitespace; decoys in scripts, comments and noscript ignored")
     func winterPage() async throws {
-        let (source, http) = try classic(["snoqualmie": .html("snoqualmie-winter.html")])
+        let (source, http) = try classic(["snoqualmie": .htmlFixture("snoqualmie-winter.html")])
         let data = try await resolve("pass:snoqualmie", with: source, http: http)
         let expected: JSONValue = [
             "id": "snoqualmie",
@@ -39,12 +40,12 @@ struct PageTests {
             "travelAdvisory": nil,
         ]
         #expect(data == expected)
-        #expect(await http.requested.map(\.absoluteString) == ["http://www.wsdot.com/traffic/passes/snoqualmie"])
+        #expect(http.urls.map(\.absoluteString) == ["http://www.wsdot.com/traffic/passes/snoqualmie"])
     }
 
     @Test("a summer page of a north/south pass: directions come from the catalog, PDT applies, empty weather is null")
     func summerNorthSouthPage() async throws {
-        let (source, http) = try classic(["blewett": .html("blewett-summer.html")])
+        let (source, http) = try classic(["blewett": .htmlFixture("blewett-summer.html")])
         let data = try await resolve("pass:blewett", with: source, http: http)
         #expect(data["status"] == "open")
         #expect(data["restrictions"] == [
@@ -60,7 +61,7 @@ struct PageTests {
 
     @Test("a closed pass in windows-1252: closed status, blank temperature is null, M/D/YYYY time in PST")
     func closedPage() async throws {
-        let (source, http) = try classic(["chinook": .html("chinook-closed.html", charset: "windows-1252")])
+        let (source, http) = try classic(["chinook": .htmlFixture("chinook-closed.html", charset: "windows-1252")])
         let data = try await resolve("pass:chinook", with: source, http: http)
         #expect(data["status"] == "closed")
         #expect(data["restrictions"] == [
@@ -75,7 +76,7 @@ struct PageTests {
 
     @Test("the seed's own four-span page reads, with the catalog's elevation as fallback")
     func seedPage() async throws {
-        let (source, http) = try classic(["satus": .html("seed-minimal-pass-page.html")])
+        let (source, http) = try classic(["satus": .htmlFixture("seed-minimal-pass-page.html")])
         let data = try await resolve("pass:satus", with: source, http: http)
         #expect(data["status"] == "open")
         #expect(data["updated"] == "1955-11-05T17:41:00Z")
@@ -87,7 +88,7 @@ struct PageTests {
 
     @Test("a redesigned page with the default fields is an error naming the missing fields and the URL")
     func redesignWithoutFields() async throws {
-        let (source, http) = try classic(["stevens": .html("stevens-redesign.html")])
+        let (source, http) = try classic(["stevens": .htmlFixture("stevens-redesign.html")])
         let error = await resolveError("pass:stevens", with: source, http: http)
         let conditionsError = try #require(error as? ConditionsError)
         #expect(conditionsError.kind == .badResponse)
@@ -108,7 +109,7 @@ struct PageTests {
 
     @Test("a redesigned page reads with custom fields: a config edit, not a code change")
     func redesignWithFields() async throws {
-        let (source, http) = try classic(["stevens": .html("stevens-redesign.html")], fields: Self.redesignFields)
+        let (source, http) = try classic(["stevens": .htmlFixture("stevens-redesign.html")], fields: Self.redesignFields)
         let data = try await resolve("pass:stevens", with: source, http: http)
         let required = "Traction tires required. Chains required on all vehicles except all wheel drive."
         let expected: JSONValue = [
@@ -134,14 +135,14 @@ struct PageTests {
     @Test("fields may select attributes: an ISO datetime attribute is read with its offset")
     func attributeField() async throws {
         let fields = String(Self.redesignFields.dropLast().dropLast()) + ", \"updated\": \"//time/@datetime\"}"
-        let (source, http) = try classic(["stevens": .html("stevens-redesign.html")], fields: fields)
+        let (source, http) = try classic(["stevens": .htmlFixture("stevens-redesign.html")], fields: fields)
         let data = try await resolve("pass:stevens", with: source, http: http)
         #expect(data["updated"] == "2026-01-10T14:10:00Z")
     }
 
     @Test("a custom field overrides one rule and keeps the classic others")
     func partialFields() async throws {
-        let (source, http) = try classic(["snoqualmie": .html("snoqualmie-winter.html")], fields: #"{"weather": "//div[@class='alert-banner']"}"#)
+        let (source, http) = try classic(["snoqualmie": .htmlFixture("snoqualmie-winter.html")], fields: #"{"weather": "//div[@class='alert-banner']"}"#)
         let data = try await resolve("pass:snoqualmie", with: source, http: http)
         #expect(data["weather"] == "Winter driving: carry chains & check conditions before you go.")
         #expect(data["status"] == "restricted")
@@ -183,14 +184,14 @@ struct PageTests {
     @Test("secrets in a page override never reach the result")
     func redactedURL() async throws {
         let source = try makeSource(.json(#"{"pages": {"white": "https://mirror.example.org/white?token=abc123"}}"#))
-        let http = StubHTTP(["https://mirror.example.org/white?token=abc123": try .html("snoqualmie-winter.html")])
+        let http = RecordingHTTPClient(["https://mirror.example.org/white?token=abc123": try .htmlFixture("snoqualmie-winter.html")])
         let data = try await resolve("pass:white", with: source, http: http)
         #expect(data["url"] == "https://mirror.example.org/white?token=REDACTED")
     }
 
     @Test("a non-2xx page is an HTTP error")
     func httpError() async throws {
-        let (source, http) = try classic(["white": .status(503)])
+        let (source, http) = try classic(["white": .errorPage(503)])
         let error = await resolveError("pass:white", with: source, http: http)
         #expect(error as? HTTPError == .status(503, url: "http://www.wsdot.com/traffic/passes/white"))
     }
@@ -198,7 +199,7 @@ struct PageTests {
     @Test("a page URL override is fetched instead of {baseURL}/{slug}/")
     func pageOverride() async throws {
         let source = try makeSource(.json(#"{"pages": {"white": "https://mirror.example.org/white.html"}}"#))
-        let http = StubHTTP(["https://mirror.example.org/white.html": try .html("snoqualmie-winter.html")])
+        let http = RecordingHTTPClient(["https://mirror.example.org/white.html": try .htmlFixture("snoqualmie-winter.html")])
         let data = try await resolve("pass:white", with: source, http: http)
         #expect(data["id"] == "white")
         #expect(data["url"] == "https://mirror.example.org/white.html")
@@ -207,7 +208,7 @@ struct PageTests {
     @Test("the default base is WSDOT's current site")
     func defaultBase() async throws {
         let source = try makeSource()
-        let http = StubHTTP(["https://wsdot.com/travel/real-time/mountainpasses/snoqualmie": try .html("snoqualmie-winter.html")])
+        let http = RecordingHTTPClient(["https://wsdot.com/travel/real-time/mountainpasses/snoqualmie": try .htmlFixture("snoqualmie-winter.html")])
         let data = try await resolve("pass:snoqualmie", with: source, http: http)
         #expect(data["url"] == "https://wsdot.com/travel/real-time/mountainpasses/snoqualmie")
     }

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Testing
 @testable import WSDOT
@@ -11,12 +12,12 @@ func realCapture(_ name: String) throws -> Data {
 
 @Suite("Conformance with real WSDOT captures (Tests/Resources/real)")
 struct RealCaptureTests {
-    func html(_ name: String) throws -> StubHTTP.Reply { .body(try realCapture(name), contentType: "text/html; charset=utf-8") }
+    func html(_ name: String) throws -> RecordingHTTPClient.Reply { .body(try realCapture(name), contentType: "text/html; charset=utf-8") }
 
     @Test("the rendered 2025 page, the 2024 column fragment and the 2025 fragment parse with layout auto; the shell is diagnosed")
     func pages() async throws {
         let source = try makeSource(.json(#"{"passes": ["stevens", "snoqualmie", "white", "blewett"]}"#))
-        let http = StubHTTP([
+        let http = RecordingHTTPClient([
             "\(siteBase)/stevens": try html("wsdot_new_stevens_fullpage_rendered_2025-11-02.html"),
             "\(siteBase)/snoqualmie": try html("wsdot_new_stevens_column1_open_chains_2024-01-10.html"),
             "\(siteBase)/white": try html("wsdot_new_stevens_fragment_open_2025-11-02.html"),
@@ -51,7 +52,7 @@ struct RealCaptureTests {
     @Test("the classic minimal fixture still parses (classic layout)")
     func classicFixture() async throws {
         let source = try makeSource(.json(#"{"passes": ["stevens"]}"#))
-        let http = StubHTTP(["\(siteBase)/stevens": .body(try fixture("seed-minimal-pass-page.html"), contentType: "text/html; charset=utf-8")])
+        let http = RecordingHTTPClient(["\(siteBase)/stevens": .body(try fixture("seed-minimal-pass-page.html"), contentType: "text/html; charset=utf-8")])
         let data = try await resolve("pass:stevens", with: source, http: http)
         #expect(data["status"] == "open")
         #expect(data["conditions"] == "The roadway is bare and dry.")
@@ -61,7 +62,7 @@ struct RealCaptureTests {
     func feed() async throws {
         let source = try makeSource(.json(#"{"mode": "api", "accessCode": "k"}"#))
         let url = "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc/GetMountainPassConditionsAsJson?AccessCode=k"
-        let http = StubHTTP([url: .body(try realCapture("DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json"), contentType: "application/json")])
+        let http = RecordingHTTPClient([url: .body(try realCapture("DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json"), contentType: "application/json")])
         let all = try await resolve("pass:all", with: source, http: http)
         let passes = try #require(all["passes"]?.arrayValue)
         #expect(passes.count == 16)
@@ -105,12 +106,12 @@ struct FeedPassesTests {
     static let url = "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc/GetMountainPassConditionsAsJson?AccessCode=k"
 
     /// The real 2025 feed plus an entry with an id no catalog knows.
-    func feedWithANewPass() throws -> StubHTTP {
+    func feedWithANewPass() throws -> RecordingHTTPClient {
         var text = String(decoding: try realCapture("DERIVED_wsdot_api_passes_2025-11-03_wcf_raw_form.json"), as: UTF8.self)
         text = String(text.trimmingCharacters(in: .whitespacesAndNewlines).dropLast()) + #"""
         ,{"DateUpdated":"\/Date(1762198243853-0800)\/","ElevationInFeet":3100,"MountainPassId":31,"MountainPassName":"Rattlesnake  Pass SR 821","RestrictionOne":{"RestrictionText":"No restrictions","TravelDirection":"Northbound"},"RestrictionTwo":{"RestrictionText":"Pass Closed","TravelDirection":"Southbound"},"RoadCondition":"Dry.","TemperatureInFahrenheit":40,"TravelAdvisoryActive":true,"WeatherCondition":""}]
         """#
-        return StubHTTP([Self.url: .body(Data(text.utf8), contentType: "application/json")])
+        return RecordingHTTPClient([Self.url: .body(Data(text.utf8), contentType: "application/json")])
     }
 
     @Test("a pass with a new id is served under a slug from its name, listed in pass:all and suggested")

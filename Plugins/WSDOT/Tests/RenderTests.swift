@@ -1,19 +1,10 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
-import LoopbackServer
 import Logging
 import Testing
 @testable import WSDOT
-
-/// Resolves `urn` with `limits` in the context (the render option obeys them).
-func resolve(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient, limits: HTTPLimits) async throws -> JSONValue {
-    var router = Router<Int>()
-    for pattern in source.routes { try router.register(pattern, 0) }
-    let (location, _) = try router.match(URN(urn))
-    let context = SourceContext(now: Date(timeIntervalSince1970: 1_765_785_000), place: seattle, logger: Logger(label: "test"), http: http, limits: limits)
-    return try await source.resolve(location, context: context).data
-}
 
 /// A shell script in a fresh folder, run as `/bin/sh script pidfile url`.
 struct RenderScript {
@@ -86,7 +77,7 @@ struct RenderTests {
         let base = server.url("/mountainpasses").absoluteString
         let rendered = try makeSource(.json(#"{"baseURL": "\#(base)", "render": "chromium", "passes": ["snoqualmie", "stevens"]}"#))
         let started = ContinuousClock.now
-        let data = try await resolve("pass:snoqualmie", with: rendered, http: StubHTTP([:]), limits: HTTPLimits(timeout: 60))
+        let data = try await resolve("pass:snoqualmie", with: rendered, http: RecordingHTTPClient([:]), limits: HTTPLimits(timeout: 60))
         #expect(data["status"] == "closed")
         #expect(data["temperatureF"] == 30)
         #expect(data["updated"] == "2025-12-15T13:30:00Z")
@@ -96,12 +87,12 @@ struct RenderTests {
 
         // A plain GET of the same page (no browser) is recognised as the shell.
         let plain = try makeSource(.json(#"{"baseURL": "\#(base)", "passes": ["snoqualmie"]}"#))
-        let page = StubHTTP(["\(base)/snoqualmie": .body(Data(Self.scriptFilledPage.utf8), contentType: "text/html")])
+        let page = RecordingHTTPClient(["\(base)/snoqualmie": .body(Data(Self.scriptFilledPage.utf8), contentType: "text/html")])
         let error = try #require(await resolveError("pass:snoqualmie", with: plain, http: page) as? ConditionsError)
         #expect(error.message.contains("filled in by JavaScript"))
 
         // pass:all renders each page, at most maxConnectionsPerHost at once.
-        let all = try await resolve("pass:all", with: rendered, http: StubHTTP([:]), limits: HTTPLimits(timeout: 60, maxConnectionsPerHost: 1))
+        let all = try await resolve("pass:all", with: rendered, http: RecordingHTTPClient([:]), limits: HTTPLimits(timeout: 60, maxConnectionsPerHost: 1))
         #expect(all["passes"]?.arrayValue?.count == 2)
     }
 
@@ -114,7 +105,7 @@ struct RenderTests {
         let source = try makeSource(.json(#"{"passes": ["stevens"], "render": \#(script.renderOption)}"#))
         let started = ContinuousClock.now
         var thrown: (any Error)?
-        do { _ = try await resolve("pass:stevens", with: source, http: StubHTTP([:]), limits: limits) } catch { thrown = error }
+        do { _ = try await resolve("pass:stevens", with: source, http: RecordingHTTPClient([:]), limits: limits) } catch { thrown = error }
         let elapsed = ContinuousClock.now - started
         let error = try #require(thrown)
         return (ConditionsError.report(error), elapsed, await script.survivors())
@@ -169,7 +160,7 @@ struct RenderTests {
     @Test("a missing program or browser is one line naming what was searched and the Debian package")
     func missing() async throws {
         let source = try makeSource(.json(#"{"passes": ["stevens"], "render": ["/nonexistent/browser"]}"#))
-        let error = try #require(await resolveError("pass:stevens", with: source, http: StubHTTP([:])) as? ConditionsError)
+        let error = try #require(await resolveError("pass:stevens", with: source, http: RecordingHTTPClient([:])) as? ConditionsError)
         #expect(error.message.contains("cannot run /nonexistent/browser: no such program"))
         let chromium = PageRenderer.missingChromium(optionPath: "sources.wsdot.options.render", path: "/nowhere:/nothing")
         #expect(chromium.kind == .configuration)
@@ -209,7 +200,7 @@ struct RenderTests {
         """#)
         defer { script.remove() }
         let source = try makeSource(.json(#"{"render": \#(script.renderOption)}"#))
-        let all = try await resolve("pass:all", with: source, http: StubHTTP([:]), limits: HTTPLimits(maxConnectionsPerHost: 2))
+        let all = try await resolve("pass:all", with: source, http: RecordingHTTPClient([:]), limits: HTTPLimits(maxConnectionsPerHost: 2))
         #expect(all["passes"]?.arrayValue?.count == PassCatalog.all.count)
         let overlaps = ((try? String(contentsOfFile: script.pidFile.path + ".max", encoding: .utf8)) ?? "")
             .split(separator: "\n").compactMap { Int($0) }
@@ -222,7 +213,7 @@ struct RenderTests {
         let script = try RenderScript(#"echo $$ >> "$1"; sleep 300 & echo $! >> "$1"; wait"#)
         defer { script.remove() }
         let source = try makeSource(.json(#"{"passes": ["stevens"], "render": \#(script.renderOption)}"#))
-        let task = Task { try await resolve("pass:stevens", with: source, http: StubHTTP([:]), limits: HTTPLimits(timeout: 120)) }
+        let task = Task { try await resolve("pass:stevens", with: source, http: RecordingHTTPClient([:]), limits: HTTPLimits(timeout: 120)) }
         // Poll for the script's PIDs: the condition, not a fixed delay, decides when to cancel.
         let deadline = ContinuousClock.now + .seconds(20)
         while script.pids().count < 2, ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }

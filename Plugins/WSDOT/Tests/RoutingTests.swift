@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Testing
 @testable import WSDOT
@@ -11,11 +12,11 @@ struct RoutingTests {
         "blewett": "blewett-summer.html", "chinook": "chinook-closed.html",
     ]
 
-    func stub(_ pages: [String: String], overrides: [String: StubHTTP.Reply] = [:]) throws -> StubHTTP {
-        var replies: [String: StubHTTP.Reply] = [:]
-        for (slug, file) in pages { replies["\(classicBase)/\(slug)"] = try .html(file) }
+    func stub(_ pages: [String: String], overrides: [String: RecordingHTTPClient.Reply] = [:]) throws -> RecordingHTTPClient {
+        var replies: [String: RecordingHTTPClient.Reply] = [:]
+        for (slug, file) in pages { replies["\(classicBase)/\(slug)"] = try .htmlFixture(file) }
         for (slug, reply) in overrides { replies["\(classicBase)/\(slug)"] = reply }
-        return StubHTTP(replies)
+        return RecordingHTTPClient(replies)
     }
 
     func source(passes: [String]) throws -> WSDOTPassSource {
@@ -30,15 +31,15 @@ struct RoutingTests {
         let passes = try #require(data["passes"]?.arrayValue)
         #expect(passes.compactMap { $0["id"]?.stringValue } == order)
         #expect(passes.compactMap { $0["status"]?.stringValue } == ["closed", "restricted", "open", "restricted"])
-        #expect(Set(await http.requested.map(\.absoluteString)) == Set(order.map { "\(classicBase)/\($0)" }))
-        #expect(await http.requested.count == 4)
+        #expect(Set(http.urls.map(\.absoluteString)) == Set(order.map { "\(classicBase)/\($0)" }))
+        #expect(http.urls.count == 4)
     }
 
     @Test("pass:all fails naming every failed pass and why, rather than dropping passes")
     func allWithFailures() async throws {
         let http = try stub(Self.pages, overrides: [
-            "white": .status(404),
-            "stevens": .html("stevens-redesign.html"),
+            "white": .errorPage(404),
+            "stevens": .htmlFixture("stevens-redesign.html"),
         ])
         let error = await resolveError("pass:all", with: try source(passes: ["snoqualmie", "white", "stevens", "blewett"]), http: http)
         let reportable = try #require(error as? any ReportableError)
@@ -59,7 +60,7 @@ struct RoutingTests {
 
     @Test("an unknown name is notFound with the closest configured passes as URNs")
     func unknownName() async throws {
-        let error = await resolveError("pass:snoqalmie", with: try makeSource(), http: StubHTTP([:]))
+        let error = await resolveError("pass:snoqalmie", with: try makeSource(), http: RecordingHTTPClient([:]))
         let notFound = try #require(error as? ConditionsError)
         #expect(notFound.kind == .notFound)
         #expect(notFound.message == #"no pass named "snoqalmie""#)
@@ -69,11 +70,11 @@ struct RoutingTests {
     @Test("a catalog pass left out of the configured list is notFound, suggesting only close configured ones")
     func unconfiguredPass() async throws {
         let configured = try source(passes: ["snoqualmie", "sherman"])
-        let far = try #require(await resolveError("pass:stevens", with: configured, http: StubHTTP([:])) as? ConditionsError)
+        let far = try #require(await resolveError("pass:stevens", with: configured, http: RecordingHTTPClient([:])) as? ConditionsError)
         #expect(far.kind == .notFound)
         #expect(far.message == #"pass "stevens" is not in sources.wsdot.options.passes"#)
         #expect(far.suggestions == [])
-        let unknown = try #require(await resolveError("pass:shermann", with: configured, http: StubHTTP([:])) as? ConditionsError)
+        let unknown = try #require(await resolveError("pass:shermann", with: configured, http: RecordingHTTPClient([:])) as? ConditionsError)
         #expect(unknown.suggestions == ["pass:sherman"])
     }
 

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Logging
 import Testing
@@ -17,20 +18,17 @@ struct SnowfallTests {
     /// 2025-11-21 06:00 PST: the 2025–26 season is under way.
     static let november2025 = Date(timeIntervalSince1970: 1_763_733_600)
 
-    static func fixtures() throws -> StubHTTP {
-        StubHTTP([snoqualmie2023: try .json("real/DERIVED_wsdot_snowfall_snoqualmie_2023-24.json"),
-                  stevens2022: try .json("real/DERIVED_wsdot_snowfall_stevens_2022-23.json")])
+    static func fixtures() throws -> RecordingHTTPClient {
+        RecordingHTTPClient([snoqualmie2023: try .jsonFixture("real/DERIVED_wsdot_snowfall_snoqualmie_2023-24.json"),
+                             stevens2022: try .jsonFixture("real/DERIVED_wsdot_snowfall_stevens_2022-23.json")])
     }
 
-    static func body(_ text: String) -> StubHTTP.Reply { .body(Data(text.utf8), contentType: "application/json; charset=utf-8") }
+    static func body(_ text: String) -> RecordingHTTPClient.Reply { .body(Data(text.utf8), contentType: "application/json; charset=utf-8") }
 
     /// Resolves `urn` at `now` as the host would.
     static func resolve(_ urn: String, source: WSDOTPassSource? = nil, http: any HTTPClient, now: Date = november2025) async throws -> SourceResult {
         let source = try source ?? makeSource()
-        var router = Router<Int>()
-        for pattern in source.routes { try router.register(pattern, 0) }
-        let (location, _) = try router.match(URN(urn))
-        return try await source.resolve(location, context: SourceContext(now: now, place: seattle, logger: Logger(label: "test"), http: http))
+        return try await source.resolve(urn, context: SourceContextBuilder(now: now, logger: Logger(label: "test"), http: http).build())
     }
 
     static func error(_ urn: String, source: WSDOTPassSource? = nil, http: any HTTPClient, now: Date = november2025) async -> ConditionsError? {
@@ -72,7 +70,7 @@ struct SnowfallTests {
         let months = try #require(data["months"]?.arrayValue)
         #expect(months.count == 8)
         #expect(months.first == ["month": "2023-10", "avgNewSnowIn": 0.087096, "avgDepthIn": 0])
-        #expect(await http.requested.map(\.absoluteString) == [Self.snoqualmie2023])
+        #expect(http.urls.map(\.absoluteString) == [Self.snoqualmie2023])
     }
 
     @Test("Stevens 2022–23: a sparse month, thousandths of an inch, a season total with decimals")
@@ -173,7 +171,7 @@ struct SnowfallTests {
          "SnowFallData [0].dailySnowFall[0].accumulatedSnowFall: 1e+300 is out of range"),
     ])
     func badBodies(body: String, expected: String) async throws {
-        let http = StubHTTP([Self.snoqualmie2023: Self.body(body)])
+        let http = RecordingHTTPClient([Self.snoqualmie2023: Self.body(body)])
         let error = try #require(await Self.error("snowfall:snoqualmie:2023", http: http))
         #expect(error.kind == .badResponse)
         #expect(error.message.hasPrefix(Self.snoqualmie2023 + ": "), "\(error.message)")
@@ -182,7 +180,7 @@ struct SnowfallTests {
 
     @Test("an HTTP failure is the HTTP error, not a decoding one")
     func httpFailure() async throws {
-        let http = StubHTTP([Self.snoqualmie2023: .status(503)])
+        let http = RecordingHTTPClient([Self.snoqualmie2023: .errorPage(503)])
         do {
             _ = try await Self.resolve("snowfall:snoqualmie:2023", http: http)
             Issue.record("resolved")
@@ -195,7 +193,7 @@ struct SnowfallTests {
 
     @Test("a season with no data yet is an empty result that says so, not an error")
     func emptyCurrentSeason() async throws {
-        let http = StubHTTP([Self.url(11, 2025): Self.body("[]")])
+        let http = RecordingHTTPClient([Self.url(11, 2025): Self.body("[]")])
         let result = try await Self.resolve("snowfall:snoqualmie", http: http)
         #expect(result.data["days"] == [])
         #expect(result.data["months"] == [])
@@ -216,7 +214,7 @@ struct SnowfallTests {
 
     @Test("a past season without data, and months without daily figures, say so in their own words")
     func emptyPastSeason() async throws {
-        let http = StubHTTP([Self.url(12, 2004): Self.body("[]"),
+        let http = RecordingHTTPClient([Self.url(12, 2004): Self.body("[]"),
                              Self.url(12, 2005): Self.body(#"[{"month": "Dec", "monthNum": 12, "year": 2005, "avgNewSnowfallInches": 1.5, "avgTotalSnowfallInches": 20}]"#)])
         #expect(try await Self.resolve("snowfall:white:2004", http: http).data["note"] == "WSDOT reports no snowfall for the 2004–05 season at White Pass US 12.")
         let months = try await Self.resolve("snowfall:white:2005", http: http).data
@@ -237,10 +235,10 @@ struct SnowfallTests {
     func currentSeason(seconds: Double, season: Int) async throws {
         let now = Date(timeIntervalSince1970: seconds)
         #expect(SnowfallSeason.current(at: now).startYear == season)
-        let http = StubHTTP([Self.url(11, season): Self.body("[]")])
+        let http = RecordingHTTPClient([Self.url(11, season): Self.body("[]")])
         let result = try await Self.resolve("snowfall:snoqualmie", http: http, now: now)
         #expect(result.data["season"] == .int(season))
-        #expect(await http.requested.map(\.absoluteString) == [Self.url(11, season)])
+        #expect(http.urls.map(\.absoluteString) == [Self.url(11, season)])
     }
 
     @Test("season names, across a century too", arguments: [(2023, "2023–24"), (1999, "1999–00"), (2009, "2009–10"), (2000, "2000–01")])
@@ -259,17 +257,17 @@ struct SnowfallTests {
         ("9999", "the 9999–00 season has not started yet"),
     ])
     func badSeasons(text: String, expected: String) async throws {
-        let http = StubHTTP([:])
+        let http = RecordingHTTPClient([:])
         let error = try #require(await Self.error("snowfall:snoqualmie:\(text)", http: http))
         #expect(error.kind == .invalidArguments)
         #expect(error.message.hasPrefix("invalid season \"\(text)\": "), "\(error.message)")
         #expect(error.message.contains(expected), "\(error.message)")
-        #expect(await http.requested.isEmpty)
+        #expect(http.urls.isEmpty)
     }
 
     @Test("the first season on record and the one under way are accepted")
     func edgeSeasons() async throws {
-        let http = StubHTTP([Self.url(11, 1999): Self.body("[]"), Self.url(11, 2025): Self.body("[]")])
+        let http = RecordingHTTPClient([Self.url(11, 1999): Self.body("[]"), Self.url(11, 2025): Self.body("[]")])
         #expect(try await Self.resolve("snowfall:snoqualmie:1999", http: http).data["season"] == 1999)
         #expect(try await Self.resolve("snowfall:snoqualmie:2025", http: http).data["note"]?.stringValue?.contains("yet") == true)
     }
@@ -278,7 +276,7 @@ struct SnowfallTests {
 
     @Test("a pass without a record is notFound naming the passes that have one, with no request")
     func passWithoutRecord() async throws {
-        let http = StubHTTP([:])
+        let http = RecordingHTTPClient([:])
         let error = try #require(await Self.error("snowfall:chinook", http: http))
         #expect(error.kind == .notFound)
         #expect(error.message == "WSDOT keeps no snowfall record for Chinook Pass SR 410; only blewett, sherman, stevens, snoqualmie, white have one")
@@ -286,7 +284,7 @@ struct SnowfallTests {
         #expect(typo.kind == .notFound)
         #expect(typo.message == "no pass named \"snoqalmie\"; WSDOT has snowfall records for blewett, sherman, stevens, snoqualmie, white")
         #expect(typo.suggestions == ["snowfall:snoqualmie"])
-        #expect(await http.requested.isEmpty)
+        #expect(http.urls.isEmpty)
     }
 
     @Test("a pass by id or in any spelling; every mode, whatever passes it serves", arguments: ["11", "Snoqualmie", "SNOQUALMIE"])
@@ -303,10 +301,10 @@ struct SnowfallTests {
     func customURL() async throws {
         let base = "http://127.0.0.1:8080/snow/SnowFallData?format=json"
         let source = try makeSource(.json(#"{"snowfallURL": " \#(base) "}"#))
-        let http = StubHTTP([base + "&MountainPassId=1&Year=2021": Self.body("[]")])
+        let http = RecordingHTTPClient([base + "&MountainPassId=1&Year=2021": Self.body("[]")])
         let data = try await Self.resolve("snowfall:blewett:2021", source: source, http: http).data
         #expect(data["id"] == "blewett")
-        #expect(await http.requested.map(\.absoluteString) == [base + "&MountainPassId=1&Year=2021"])
+        #expect(http.urls.map(\.absoluteString) == [base + "&MountainPassId=1&Year=2021"])
     }
 
     @Test("snowfallURL must be an absolute http(s) URL string; the error names its path", arguments: [

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import Logging
 @testable import WSDOT
@@ -10,56 +11,27 @@ func fixture(_ name: String) throws -> Data {
     return try Data(contentsOf: folder.appendingPathComponent(name))
 }
 
-/// A test double for the network: canned replies by URL, every request recorded.
-actor StubHTTP: HTTPClient {
-    enum Reply: Sendable {
-        case body(Data, contentType: String)
-        case status(Int)
-        case failure(HTTPError)
-    }
-
-    private let replies: [String: Reply]
-    private(set) var requested: [URL] = []
-
-    init(_ replies: [String: Reply]) { self.replies = replies }
-
-    func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-        requested.append(request.url)
-        switch replies[request.url.absoluteString] {
-        case .body(let data, let contentType)?:
-            return HTTPResponse(status: 200, headers: ["content-type": contentType], body: data, url: request.url)
-        case .status(let code)?:
-            return HTTPResponse(status: code, headers: ["content-type": "text/html"], body: Data("<html><body>Error \(code)</body></html>".utf8), url: request.url)
-        case .failure(let error)?:
-            throw error
-        case nil:
-            return HTTPResponse(status: 404, body: Data("Not Found".utf8), url: request.url)
-        }
-    }
-}
-
-extension StubHTTP.Reply {
-    static func html(_ name: String, charset: String = "utf-8") throws -> Self {
+extension RecordingHTTPClient.Reply {
+    /// A page under Tests/Resources, as HTML in `charset`.
+    static func htmlFixture(_ name: String, charset: String = "utf-8") throws -> Self {
         .body(try fixture(name), contentType: "text/html; charset=\(charset)")
     }
 
-    static func json(_ name: String) throws -> Self {
+    /// A document under Tests/Resources, as JSON.
+    static func jsonFixture(_ name: String) throws -> Self {
         .body(try fixture(name), contentType: "application/json; charset=utf-8")
+    }
+
+    /// `code` with the small HTML error page WSDOT's servers send.
+    static func errorPage(_ code: Int) -> Self {
+        .body(Data("<html><body>Error \(code)</body></html>".utf8), status: code, contentType: "text/html")
     }
 }
 
-let seattle = Place(name: "Seattle", latitude: 47.6097, longitude: -122.3331)
-
 /// A source built from `options` (a JSON object literal) as the host would.
 func makeSource(_ options: JSONObject = JSONObject(), instance: String = "wsdot") throws -> WSDOTPassSource {
-    let configuration = SourceConfiguration(
-        instance: instance,
-        options: SourceOptions(path: "sources.\(instance).options", object: options, baseDirectory: URL(fileURLWithPath: "/tmp")),
-        configDirectory: URL(fileURLWithPath: "/tmp"),
-        place: seattle,
-        logger: Logger(label: "test.\(instance)")
-    )
-    return try WSDOTPassSource(configuration: configuration)
+    try WSDOTPassSource(configuration: .testing(instance: instance, options: options, configDirectory: URL(fileURLWithPath: "/tmp"),
+                                                logger: Logger(label: "test.\(instance)")))
 }
 
 /// The configuration error `options` cause, or nil when they load.
@@ -74,15 +46,16 @@ func configurationError(_ options: JSONObject) -> ConditionsError? {
     }
 }
 
-/// Resolves `urn` against `source` the way the host does: route, then resolve.
-/// `maxAge` is what the host allows of a document fetched for an earlier URN (its TTL).
-func resolve(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient, now: Date = Date(timeIntervalSince1970: 1_765_785_000),
-             maxAge: Double = 0) async throws -> JSONValue {
-    var router = Router<Int>()
-    for pattern in source.routes { try router.register(pattern, 0) }
-    let (location, _) = try router.match(URN(urn))
-    let context = SourceContext(now: now, place: seattle, logger: Logger(label: "test"), http: http, maxAge: maxAge)
-    return try await source.resolve(location, context: context).data
+/// The clock the tests pin by default: 2025-12-15T07:50:00Z.
+let testNow = Date(timeIntervalSince1970: 1_765_785_000)
+
+/// Resolves `urn` against `source` the way the host does: route, then resolve, fetching
+/// through `http` within `limits`. `maxAge` is what the host allows of a document fetched for
+/// an earlier URN (its TTL).
+func resolve(_ urn: String, with source: WSDOTPassSource, http: any HTTPClient, now: Date = testNow,
+             maxAge: Double = 0, limits: HTTPLimits = HTTPLimits()) async throws -> JSONValue {
+    let context = SourceContextBuilder(now: now, logger: Logger(label: "test"), http: http, limits: limits, maxAge: maxAge)
+    return try await source.resolve(urn, context: context.build()).data
 }
 
 /// The error resolving `urn` throws, or nil when it succeeds.
@@ -92,14 +65,6 @@ func resolveError(_ urn: String, with source: WSDOTPassSource, http: any HTTPCli
         return nil
     } catch {
         return error
-    }
-}
-
-extension JSONObject {
-    /// An options object from a JSON literal.
-    static func json(_ text: String) throws -> JSONObject {
-        guard let object = try JSONValue.parse(text).objectValue else { throw ConditionsError.badResponse("not an object: \(text)") }
-        return object
     }
 }
 

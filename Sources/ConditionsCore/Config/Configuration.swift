@@ -19,7 +19,7 @@ package struct Configuration {
     }
 
     /// One member of `routes`: a URN scheme and the instances that answer it, in the order
-    /// they are tried (`"pass": "wsdot"` or `"pass": ["wsdot-feed", "wsdot-page"]`).
+    /// they are tried (`"scheme": "source"` or `"scheme": ["first", "second"]`).
     package struct Route: Sendable {
         /// The URN scheme.
         package let scheme: String
@@ -371,7 +371,7 @@ package struct Configuration {
         return SourceOptions(path: name, object: object, baseDirectory: directory)
     }
 
-    /// The `dashboard` object: `{"title": "…", "urns": ["pass:stevens", …]}`, both optional.
+    /// The `dashboard` object: `{"title": "…", "urns": ["scheme:name", …]}`, both optional.
     /// Whether each URN routes is checked by `conditions check`, as for `report`.
     static func readDashboard(_ value: JSONValue?, directory: URL, problems: inout [String]) -> DashboardSettings {
         var dashboard = DashboardSettings()

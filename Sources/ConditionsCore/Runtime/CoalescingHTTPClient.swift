@@ -5,7 +5,7 @@ import Logging
 import Synchronization
 
 /// Shares one fetch among identical GET requests made during one run, so two URNs that need
-/// the same upstream document (every pass in WSDOT's API mode, say) cost one request.
+/// the same upstream document (one feed answering many URNs, say) cost one request.
 final class CoalescingHTTPClient: HTTPClient {
     private let base: any HTTPClient
     private let logger: Logger

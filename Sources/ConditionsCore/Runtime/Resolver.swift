@@ -98,7 +98,7 @@ package struct Resolver: Sendable {
                     let index = next
                     let urn = distinct[index]
                     group.addTask {
-                        // Await before building the tuple (see WSDOTPassSource.fetchPages: swiftlang/swift#91911).
+                        // Await first, then build the tuple: Swift 6.3's -O corrupts a tuple half built before a suspension (swiftlang/swift#91911).
                         let record = await resolve(urn)
                         return (index, record)
                     }
@@ -198,7 +198,7 @@ package struct Resolver: Sendable {
             throw ConditionsError(.notFound, "\(text) is not in the cache\(of) (--offline answers from the cache only)")
         }
         if failures.count == 1 { throw failures[0].error }
-        // A verdict keeps its suggestions ("did you mean pass:stevens?"), which the record
+        // A verdict keeps its suggestions ("did you mean scheme:name?"), which the record
         // shows after the message, so they are not in the message too.
         if let last = failures.last, let verdict = last.error as? ConditionsError, !verdict.suggestions.isEmpty {
             let earlier = ChainFailure(failures: failures.dropLast().map { ($0.instance.id, $0.error) })

@@ -41,7 +41,7 @@ extension RouteChain {
     /// The router for `routes`. For each scheme the patterns are the union of those its
     /// instances serve (bound to the scheme); each pattern's chain is the instances, in the
     /// route's order, with a pattern answering every URN it matches (its own pattern or a more
-    /// general one: Fixtures' `pass:{name}` answers `pass:all`), each through its most specific
+    /// general one: `scheme:{name}` answers `scheme:all` too), each through its most specific
     /// such pattern. Problems (an instance serving nothing of the scheme, ambiguous patterns)
     /// are collected, named by their JSON path.
     static func router(for routes: [Configuration.Route], instances: [SourceInstance]) -> (router: Router<RouteChain>, problems: [String]) {
@@ -76,8 +76,8 @@ extension RouteChain {
                     member.patterns.filter { Self.covers($0, pattern) }.max { $0.literalCount < $1.literalCount }
                         .map { Link(instance: member.instance, pattern: $0) }
                 }
-                // An example belongs to the most specific pattern it matches (pass:all to
-                // pass:all, not also to pass:{name}).
+                // An example belongs to the most specific pattern it matches (scheme:all to
+                // scheme:all, not also to scheme:{name}).
                 var examples: [String] = []
                 for link in links {
                     for example in link.instance.source.examples where !examples.contains(example) {

@@ -30,6 +30,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         }
     }
 
+    /// A pattern written as a literal: `"tide:{station}"`.
     public init(stringLiteral value: String) { self.init(value) }
 
     /// How many segments are literals: the more, the more specific (`moon:now` beats `moon:{when}`).
@@ -48,6 +49,7 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
         segments.compactMap { if case .placeholder(let name) = $0 { name } else { nil } }
     }
 
+    /// The pattern as written.
     public var description: String { text }
 
     /// The decoded arguments when `urn` matches: same segment count, every literal equal.

@@ -23,6 +23,7 @@ public struct URN: Sendable, Hashable, CustomStringConvertible {
 
     /// The first segment.
     public var scheme: String { segments[0] }
+    /// The text as given.
     public var description: String { rawValue }
 
     /// Parses and validates `text`, throwing an `invalidURN` error that says what is wrong and where.

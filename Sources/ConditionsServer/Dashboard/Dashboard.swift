@@ -117,7 +117,7 @@ final class Dashboard: Sendable {
             "cardsText": cards.count == 1 ? "1 card" : "\(cards.count) cards",
             "stylesheet": "/assets/dashboard.css?v=\(resources.stylesheet.version)",
             "script": "/assets/dashboard.js?v=\(resources.script.version)",
-            "exampleURNs": "/?urn=pass:stevens&urn=moon:now",
+            "exampleURNs": "/?urn=\(ExampleURNs.pick(server.exampleURNs, 0))&urn=\(ExampleURNs.pick(server.exampleURNs, 1))",
         ]
         if !markers.isEmpty { context["maps"] = MapView.contexts(markers: markers, place: server.runtime.configuration.place) }
         let bytes = Array((resources.templates.render(context, withTemplate: "page") ?? "").utf8)
@@ -161,7 +161,7 @@ final class Dashboard: Sendable {
         let query = request.uri.queryParameters
         let urns = query.getAll("urn")
         guard urns.count == 1, let urn = urns.first.map({ String($0) }), !urn.isEmpty else {
-            return API.errorResponse(status: .badRequest, kind: "invalidRequest", message: "name exactly one URN: /card?urn=pass:stevens")
+            return API.errorResponse(status: .badRequest, kind: "invalidRequest", message: "name exactly one URN: /card?urn=\(ExampleURNs.pick(server.exampleURNs, 0))")
         }
         var id: String
         if let given = query["id"] {

@@ -21,7 +21,7 @@ enum MapView {
     }
 
     static func context(markers all: [CardView.Marker], place: Place, ordinal: Int) -> [String: Any] {
-        // A place shown twice (`pass:stevens` and `pass:all`) gets one marker, linked to its first card.
+        // A place shown twice (`scheme:name` and `scheme:all`) gets one marker, linked to its first card.
         var seen: Set<String> = []
         let markers = all.filter { seen.insert("\($0.title)@\($0.coordinate.latitude),\($0.coordinate.longitude)").inserted }
         guard let layer = markers.first?.map else { return [:] }

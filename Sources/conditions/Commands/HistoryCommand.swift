@@ -23,12 +23,13 @@ struct HistoryCommand: AsyncParsableCommand {
         Text is one line per change: when it was first seen (local time), the URN, its status, \
         and until when it was seen. json, ndjson and csv carry the full result of each change.
 
-        Examples:
-          conditions history pass:stevens                        # the last 7 days
-          conditions history pass:stevens pass:snoqualmie --since 30d
-          conditions history pass:stevens --since 2026-11-01 --until 2026-12-01 --format csv > november.csv
-          conditions history pass:stevens --since 180d --format ndjson | jq -r 'select(.status == "closed") | .firstSeen'
-          conditions history --vacuum                            # prune past "retain", compact the file
+        \(HelpExamples.block([
+            ("conditions history \(HelpExamples.urn(2))", "the last 7 days"),
+            ("conditions history \(HelpExamples.urn(2)) \(HelpExamples.urn(0)) --since 30d", nil),
+            ("conditions history \(HelpExamples.urn(2)) --since 2026-11-01 --until 2026-12-01 --format csv > november.csv", nil),
+            ("conditions history \(HelpExamples.urn(2)) --since 180d --format ndjson | jq -r '.status'", nil),
+            ("conditions history --vacuum", "prune past \"retain\", compact the file"),
+        ]))
 
         Exit status 2 when the store cannot be read (corrupt, another program's, a newer \
         schema's): one line naming the file.
@@ -48,14 +49,14 @@ struct HistoryCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Prune every change last seen longer ago than \"retain\" and compact the store, then exit.")
     var vacuum = false
 
-    @Argument(help: ArgumentHelp("URNs as watch or serve saw them (pass:stevens, moon:now); \"-\" reads them from stdin.", valueName: "urn"))
+    @Argument(help: ArgumentHelp("URNs as watch or serve saw them (\(HelpExamples.urn(2)), \(HelpExamples.urn(0))); \"-\" reads them from stdin.", valueName: "urn"))
     var urns: [String] = []
 
     func validate() throws {
         if vacuum, !urns.isEmpty || since != nil || until != nil {
             throw ValidationError("--vacuum takes no URN, --since or --until")
         }
-        if !vacuum, urns.isEmpty { throw ValidationError("give at least one URN, e.g. conditions history pass:stevens") }
+        if !vacuum, urns.isEmpty { throw ValidationError("give at least one URN, e.g. conditions history \(HelpExamples.urn(2))") }
     }
 
     func run() async throws {

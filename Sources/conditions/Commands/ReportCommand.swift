@@ -35,7 +35,7 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(name: .long, help: "Record the results in the history store, as watch and serve do (see 'conditions history --help').")
     var record = false
 
-    @Argument(help: ArgumentHelp("URNs such as pass:snoqualmie, moon:now, phases:5; \"-\" reads them from stdin.", valueName: "urn"))
+    @Argument(help: ArgumentHelp("URNs such as \(HelpExamples.urns.prefix(3).joined(separator: ", ")); \"-\" reads them from stdin.", valueName: "urn"))
     var urns: [String] = []
 
     func run() async throws {
@@ -48,7 +48,7 @@ struct ReportCommand: AsyncParsableCommand {
         let requested = try ReportInput.urns(arguments: urns, configured: runtime.configuration.report)
         guard !requested.isEmpty else {
             throw Failure.usage(urns.isEmpty
-                ? "no URNs given and the config has no \"report\" list; try: conditions pass:snoqualmie moon:now"
+                ? "no URNs given and the config has no \"report\" list; try: conditions \(runtime.exampleURNs.prefix(2).joined(separator: " "))"
                 : "no URNs on standard input")
         }
 

@@ -22,7 +22,7 @@ struct ServeCommand: AsyncParsableCommand {
           CONDITIONS_SERVE_TOKEN=$(openssl rand -hex 32) \\
             conditions serve --listen 0.0.0.0:8080
           conditions serve --profile offline --no-cache # fixtures, no disk cache
-          curl -s localhost:8080/v1/urn/pass:snoqualmie | jq -r .data.status
+          curl -s localhost:8080/v1/urn/\(HelpExamples.urn(2)) | jq .data
           curl -s localhost:8080/v1/openapi.json        # OpenAPI 3.1
 
         Every fresh resolution is recorded in the history store, committed before it is \

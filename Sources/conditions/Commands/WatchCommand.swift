@@ -24,11 +24,12 @@ struct WatchCommand: AsyncParsableCommand {
         30s) gets SIGTERM to its group, then SIGKILL 2 s later. Each failure (non-zero status, \
         killed by a signal, program not found, timeout) is one log line; watching goes on.
 
-        Examples:
-          conditions watch pass:snoqualmie pass:stevens --every 5m
-          conditions watch pass:all --every 10m --format ndjson >> passes.log
-          conditions watch pass:stevens --every 5m --exec notify-send --exec "Stevens Pass"
-          conditions watch moon:now --every 1h --exec '["/usr/local/bin/post-to-chat", "--channel", "moon"]'
+        \(HelpExamples.block([
+            ("conditions watch \(HelpExamples.urn(2)) \(HelpExamples.urn(0)) --every 5m", nil),
+            ("conditions watch \(HelpExamples.urn(2)) --every 10m --format ndjson >> changes.log", nil),
+            ("conditions watch \(HelpExamples.urn(2)) --every 5m --exec notify-send --exec Changed", nil),
+            ("conditions watch \(HelpExamples.urn(0)) --every 1h --exec '[\"/usr/local/bin/post-to-chat\", \"--channel\", \"conditions\"]'", nil),
+        ]))
 
         Every poll's results are recorded in the history store (see 'conditions history \
         --help'), each change committed before it is printed or its hook runs; \
