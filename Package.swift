@@ -243,6 +243,9 @@ let package = Package(
         // Modules only tests register: the host, the server and MCP are tested with modules they
         // do not know (Echo, a map of its own; Combine, which resolves other URNs through the host).
         .target(name: "TestSources", dependencies: ["ConditionsKit", "ConditionsJSON"], path: "Tests/Support/TestSources"),
+        // A configuration in a folder of its own, loaded with the modules a test names.
+        .target(name: "HostTestSupport", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText",
+                                                         .product(name: "Logging", package: "swift-log")], path: "Tests/Support/HostTestSupport"),
         // Calls LazyLibcurl's functions from C, as FoundationNetworking does.
         .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl", "LazyLibcurl", "LazyLibcurlProbe"]),
@@ -252,8 +255,13 @@ let package = Package(
         .testTarget(name: "ConditionsKitTestingTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "ConditionsJSON", "ConditionsMemo"]),
         .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
-        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsModules", "TestSources", "LoopbackServer", .product(name: "Logging", package: "swift-log"),
+        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "TestSources", "HostTestSupport",
+                                                            "LoopbackServer", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "SQLiteNIO", package: "sqlite-nio")]),
+        // The host with the registered modules, in process, as `conditions` links them (the
+        // host's own tests above link no module but the test-only ones).
+        .testTarget(name: "ConditionsProgramTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon",
+                                                               "ConditionsModules", "HostTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
             .product(name: "Subprocess", package: "swift-subprocess"),

@@ -2,6 +2,7 @@ import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation
+import HostTestSupport
 import Testing
 import TestSources
 @testable import ConditionsCore

@@ -1,12 +1,13 @@
 import ConditionsKit
 import Foundation
+import HostTestSupport
 import Testing
 @testable import ConditionsCore
 
 /// The `history` object of sources.json: defaults, the XDG state folder, and problems that
 /// name their JSON path.
 @Suite struct HistoryConfigTests {
-    static let base = #""location": {"latitude": 47.6, "longitude": -122.3}, "sources": {"a": {"module": "Astronomy"}}, "routes": {"moon": "a"}"#
+    static let base = #""location": {"latitude": 47.6, "longitude": -122.3}, "sources": {"a": {"module": "Echo"}}, "routes": {"echo": "a"}"#
 
     func load(_ history: String?) throws(ConfigurationError) -> (Runtime.ConfigurationSummary, URL) {
         let workspace = try! Workspace(config: "{\(Self.base)\(history.map { #", "history": \#($0)"# } ?? "")}")

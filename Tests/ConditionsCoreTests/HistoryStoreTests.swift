@@ -1,6 +1,7 @@
 import ConditionsJSON
 import ConditionsKit
 import Foundation
+import HostTestSupport
 import Logging
 import SQLiteNIO
 import Testing

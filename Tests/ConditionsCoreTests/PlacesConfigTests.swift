@@ -1,5 +1,6 @@
 import ConditionsKit
 import Foundation
+import HostTestSupport
 import Testing
 @testable import ConditionsCore
 
@@ -7,7 +8,7 @@ import Testing
 /// every mistake a problem naming its JSON path.
 @Suite struct PlacesConfigTests {
     static let location = #""location": {"name": "Seattle", "latitude": 47.6097, "longitude": -122.3331}"#
-    static let rest = #""sources": {"astronomy": {"module": "Astronomy"}}, "routes": {"moon": "astronomy"}"#
+    static let rest = #""sources": {"echo": {"module": "Echo"}}, "routes": {"echo": "echo"}"#
 
     func problems(_ places: String, profiles: String = "", profile: String? = nil) throws -> [String] {
         let workspace = try Workspace(config: "{\(Self.location), \"places\": \(places), \(Self.rest)\(profiles)}")
@@ -59,17 +60,5 @@ import Testing
         #expect(try problems(#"{"stevens": {"latitude": 47.745, "longitude": -121.093333}}"#, profiles: profiles).isEmpty)
         #expect(try problems(#"{"stevens": {"latitude": 47.745, "longitude": -121.093333}}"#, profiles: profiles, profile: "far")
             == ["places.stevens.latitude: 200.0 is outside -90…90"])
-    }
-
-    @Test func everySourceGetsThePlaces() throws {
-        let workspace = try Workspace(config: """
-            {\(Self.location), "places": {"stevens": {"latitude": 47.745, "longitude": -121.093333}},
-             "sources": {"nws": {"module": "NWS"}}, "routes": {"forecast": "nws"}}
-            """)
-        defer { workspace.remove() }
-        let runtime = try workspace.runtime()
-        // The module reads them at creation: its examples name the first place.
-        let examples = runtime.router.routes.flatMap(\.examples)
-        #expect(examples.contains("forecast:stevens"), "\(examples)")
     }
 }

@@ -1,5 +1,6 @@
 import ConditionsKit
 import Foundation
+import HostTestSupport
 import Logging
 import Synchronization
 import Testing

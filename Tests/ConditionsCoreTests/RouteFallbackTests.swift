@@ -2,6 +2,7 @@ import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation
+import HostTestSupport
 import LoopbackServer
 import Logging
 import Synchronization

@@ -1,4 +1,5 @@
 import Foundation
+import HostTestSupport
 import Testing
 
 /// No test reads outside the repository: a clone anywhere must pass. Test code, fuzz targets,

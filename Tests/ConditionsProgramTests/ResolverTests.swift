@@ -1,5 +1,6 @@
 import ConditionsKit
 import Foundation
+import HostTestSupport
 import Testing
 @testable import ConditionsCore
 

@@ -2,6 +2,7 @@ import ConditionsText
 import ConditionsKit
 import ConditionsMoon
 import Foundation
+import HostTestSupport
 import Logging
 import Testing
 @testable import ConditionsCore

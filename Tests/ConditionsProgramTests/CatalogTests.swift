@@ -2,6 +2,7 @@ import ConditionsJSON
 import ConditionsKit
 import ConditionsMoon
 import Foundation
+import HostTestSupport
 import Testing
 @testable import ConditionsCore
 
