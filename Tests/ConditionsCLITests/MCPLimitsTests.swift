@@ -109,23 +109,3 @@ import Testing
     }
 }
 
-/// Holds loopback responses until the test opens it.
-final class Gate: @unchecked Sendable {
-    // @unchecked: `isOpen` is only touched with `condition` locked.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    /// Blocks the calling (server) thread until `open()`.
-    func wait() {
-        condition.lock()
-        while !isOpen { condition.wait() }
-        condition.unlock()
-    }
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-}

@@ -50,29 +50,6 @@ func eventually(timeout: Double = 30, _ condition: () -> Bool) async -> Bool {
     return condition()
 }
 
-/// Holds loopback responses on the server's connection threads until the test opens it, for
-/// at most `seconds` (so a failing test ends, and `stop()`, which waits for every connection
-/// thread, returns).
-final class Gate: @unchecked Sendable {
-    // @unchecked: `isOpen` is only touched with `condition` locked.
-    private let condition = NSCondition()
-    private var isOpen = false
-
-    func wait(atMost seconds: Double) {
-        let deadline = Date().addingTimeInterval(seconds)
-        condition.lock()
-        while !isOpen, condition.wait(until: deadline) {}
-        condition.unlock()
-    }
-
-    func open() {
-        condition.lock()
-        isOpen = true
-        condition.broadcast()
-        condition.unlock()
-    }
-}
-
 /// Holds each arriving request (on its connection thread) until `count` have arrived, for at
 /// most `seconds`: those `count` are then provably in flight at once, whenever the client's
 /// tasks got to run. Later arrivals pass at once.
