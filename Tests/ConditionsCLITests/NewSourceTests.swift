@@ -75,7 +75,7 @@ import Testing
         #expect(added == [
             "\"Tides\",",
             ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Sources\"),",
-            ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Tests\"),",
+            ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\", \"ConditionsKitTesting\"], path: \"Plugins/Tides/Tests\"),",
         ])
         #expect(newPackage.split(separator: "\n").count == package.split(separator: "\n").count + 3)
         let newCatalog = try text(folder.appendingPathComponent("Sources/ConditionsModules/RegisteredModules.swift"))

@@ -12,7 +12,7 @@ public struct EchoSource: ConditionsSource {
     public static let summary = "Echoes its argument (tests only)"
     public static let presentations: [any ResultPresentation] = [EchoPresentation()]
     public let routes: [RoutePattern] = ["echo:{text}"]
-    public let examples = ["echo:hello"]
+    public static let exampleURNs = ["echo:hello"]
     let failing: Set<String>
     let outageFile: URL?
 
