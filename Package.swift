@@ -268,7 +268,10 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
         .testTarget(name: "ConditionsMCPTests", dependencies: ["ConditionsMCP"]),
-        .testTarget(name: "ConditionsServerTests", dependencies: [
+        // `conditions serve` as users run it: through the built binary, and in process with the
+        // registered modules as the executable assembles it (the server library's own tests,
+        // ConditionsServerTests, link no module but the test-only ones).
+        .testTarget(name: "ConditionsServeTests", dependencies: [
             "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -278,6 +281,12 @@ let package = Package(
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
             .product(name: "OpenAPIKit", package: "OpenAPIKit"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
+        ]),
+        .testTarget(name: "ConditionsServerTests", dependencies: [
+            "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsJSON", "TestSources", "HostTestSupport",
+            .product(name: "HummingbirdTesting", package: "hummingbird"),
+            .product(name: "Hummingbird", package: "hummingbird"),
+            .product(name: "Logging", package: "swift-log"),
         ]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
