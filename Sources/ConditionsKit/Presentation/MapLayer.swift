@@ -57,9 +57,4 @@ public struct MapLayer: Sendable, Equatable {
         let frame = frame
         return (frame.south...frame.north).contains(coordinate.latitude) && (frame.west...frame.east).contains(coordinate.longitude)
     }
-
-    /// Layers are equal when every part is: id, title, area, outline, legend and margin.
-    public static func == (a: MapLayer, b: MapLayer) -> Bool {
-        a.id == b.id && a.title == b.title && a.area == b.area && a.rings == b.rings && a.legend == b.legend && a.margin == b.margin
-    }
 }
