@@ -255,7 +255,7 @@ let package = Package(
         .testTarget(name: "ConditionsKitTestingTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "ConditionsJSON", "ConditionsMemo"]),
         .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
-        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "TestSources", "HostTestSupport",
+        .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "TestSources", "HostTestSupport",
                                                             "LoopbackServer", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "SQLiteNIO", package: "sqlite-nio")]),
         // The host with the registered modules, in process, as `conditions` links them (the

@@ -19,12 +19,7 @@ extension ConditionsSource {
         }
         var router = Router<Int>()
         for (index, pattern) in patterns.enumerated() {
-            // An example belongs to the most specific pattern it matches, as in the host.
-            let examples = self.examples.filter { example in
-                guard let urn = try? URN(example), pattern.match(urn) != nil else { return false }
-                return !patterns.contains { $0.literalCount > pattern.literalCount && $0.match(urn) != nil }
-            }
-            try router.register(pattern, index, examples: examples)
+            try router.register(pattern, index, examples: pattern.ownExamples(examples, among: patterns))
         }
         return try router.match(parsed).location
     }

@@ -1,10 +1,9 @@
 import ConditionsCore
-import ConditionsModules
 
 /// The examples `--help` shows, made of the registered modules' own example URNs
 /// (`exampleURNs`, one per scheme first), so the help names only what this build answers.
 enum HelpExamples {
-    static let urns = SourceCatalog(RegisteredModules.all).exampleURNs
+    static let urns = GlobalOptions.registered.exampleURNs
 
     /// The example at `index` (a placeholder past the end).
     static func urn(_ index: Int) -> String { ExampleURNs.pick(urns, index) }

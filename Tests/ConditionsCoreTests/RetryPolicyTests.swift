@@ -1,4 +1,5 @@
 import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import HostTestSupport
 import Logging
@@ -9,29 +10,19 @@ import Testing
 /// `RetryingHTTPClient` with a request's own `HTTPRetry` (NWS: 500 and 503, twice): how many
 /// attempts, how long each wait (recorded, never slept), `Retry-After` honoured or refused.
 @Suite struct RetryPolicyTests {
-    /// Answers from a script of statuses (and optional Retry-After values), counting requests.
-    final class Scripted: HTTPClient {
-        let script: Mutex<[(Int, String?)]>
-        let sent = Mutex(0)
-        init(_ script: [(Int, String?)]) { self.script = Mutex(script) }
-        func send(_ request: HTTPRequest) async throws -> HTTPResponse {
-            sent.withLock { $0 += 1 }
-            let (status, retryAfter) = script.withLock { $0.isEmpty ? (200, nil) : $0.removeFirst() }
-            return HTTPResponse(status: status, headers: retryAfter.map { ["retry-after": $0] } ?? [:], body: Data(), url: request.url)
-        }
-    }
-
     final class Waits: Sendable {
         let all = Mutex<[Double]>([])
     }
 
     func run(_ script: [(Int, String?)], retry: HTTPRetry) async throws -> (status: Int, attempts: Int, waits: [Double]) {
-        let base = Scripted(script)
+        // Answers from the script of statuses (and Retry-After values), then 200.
+        let base = RecordingHTTPClient(inOrder: script.map { .response(status: $0.0, headers: $0.1.map { ["retry-after": $0] } ?? [:]) },
+                                       then: .status(200))
         let waits = Waits()
         var client = RetryingHTTPClient(base: base, logger: Logger(label: "test"))
         client.sleep = { seconds in waits.all.withLock { $0.append(seconds) } }
         let response = try await client.send(HTTPRequest(url: URL(string: "http://127.0.0.1:9/x")!, retry: retry))
-        return (response.status, base.sent.withLock { $0 }, waits.all.withLock { $0 })
+        return (response.status, base.requests.count, waits.all.withLock { $0 })
     }
 
     let nws = HTTPRetry(statuses: [429, 500, 502, 503, 504], attempts: 2)

@@ -76,16 +76,7 @@ extension RouteChain {
                     member.patterns.filter { Self.covers($0, pattern) }.max { $0.literalCount < $1.literalCount }
                         .map { Link(instance: member.instance, pattern: $0) }
                 }
-                // An example belongs to the most specific pattern it matches (scheme:all to
-                // scheme:all, not also to scheme:{name}).
-                var examples: [String] = []
-                for link in links {
-                    for example in link.instance.source.examples where !examples.contains(example) {
-                        guard let urn = try? URN(example), pattern.match(urn) != nil,
-                              !union.contains(where: { $0.literalCount > pattern.literalCount && $0.match(urn) != nil }) else { continue }
-                        examples.append(example)
-                    }
-                }
+                let examples = pattern.ownExamples(links.flatMap(\.instance.source.examples), among: union)
                 do { try router.register(pattern, RouteChain(links: links), examples: examples) } catch {
                     problems.append("routes.\(route.scheme): \(error.message)")
                 }

@@ -52,6 +52,19 @@ public struct RoutePattern: Sendable, Hashable, CustomStringConvertible, Express
     /// The pattern as written.
     public var description: String { text }
 
+    /// Of `examples`, each once, the URNs this pattern answers and no more specific one of
+    /// `patterns` does (`scheme:all` belongs to `scheme:all`, not also to `scheme:{name}`):
+    /// the examples a router files under it.
+    public func ownExamples(_ examples: [String], among patterns: [RoutePattern]) -> [String] {
+        var own: [String] = []
+        for example in examples where !own.contains(example) {
+            guard let urn = try? URN(example), match(urn) != nil,
+                  !patterns.contains(where: { $0.literalCount > literalCount && $0.match(urn) != nil }) else { continue }
+            own.append(example)
+        }
+        return own
+    }
+
     /// The decoded arguments when `urn` matches: same segment count, every literal equal.
     public func match(_ urn: URN) -> [String: String]? {
         guard urn.segments.count == segments.count else { return nil }

@@ -19,8 +19,9 @@ struct GlobalOptions: ParsableArguments {
     var environment: [String: String] { ProcessEnvironment.current() }
 
     /// The modules this program links (`RegisteredModules`), for everything that creates or
-    /// presents results.
-    var catalog: SourceCatalog { SourceCatalog(RegisteredModules.all) }
+    /// presents results: made once per process.
+    var catalog: SourceCatalog { Self.registered }
+    static let registered = SourceCatalog(RegisteredModules.all)
 
     /// Reads, overlays and instantiates the configuration.
     /// `validatingUnrouted`: also create (and so check the options of) instances no scheme routes to.
