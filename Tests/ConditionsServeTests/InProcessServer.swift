@@ -29,11 +29,10 @@ struct InProcessServer: ServedHTTP {
     static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
                      noAuth: Bool = false, catalog: SourceCatalog = registered, adjust: (inout ServerSettings) -> Void = { _ in },
                      _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {
-        // NIO relies on SIGPIPE being ignored process-wide (it ignores it once, at its first
-        // socket). libcurl's connection-cache cleanup saves SIGPIPE's disposition, ignores it and
-        // restores what it saved, so a curl client released by another test at the wrong moment
-        // can bring the default back; a browser then hanging up on this server would kill the
-        // whole test process (seen once, run 6 of issue 30's fresh clones). Say it again here.
+        // NIO relies on SIGPIPE being ignored process-wide and ignores it once, at its first
+        // socket. Nothing in this process may restore the default afterwards (ExecTests once
+        // did, saving the disposition before NIO's first socket and restoring it after); saying
+        // it again here keeps this server safe from any such test, present or future.
         signal(SIGPIPE, SIG_IGN)
         let environment = ["HOME": directory.path, "TZ": "UTC"].merging(environment) { $1 }
         var logger = Logger(label: "conditions-serve-test")
