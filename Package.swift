@@ -75,8 +75,8 @@ let package = Package(
         // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
         // module that answers them (Astronomy, Aeris).
         .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"]),
-        // The in-process fresh-value memo: values made once, shared while fresh (FreshValues),
-        // and `MemoryMemo`, the `SourceMemo` the host keeps per instance.
+        // The in-process memo (FreshValues): values made once, shared while fresh; the memory
+        // behind each instance's `SourceMemo`, WSDOT's feed and the server's fresh answers.
         .target(name: "ConditionsMemo", dependencies: ["ConditionsKit", "ConditionsJSON"]),
         .systemLibrary(
             name: "CLibXML2",
@@ -133,6 +133,7 @@ let package = Package(
                 "ConditionsKit",
                 "ConditionsJSON",
                 "ConditionsText",
+                "ConditionsMemo",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Prometheus", package: "swift-prometheus"),

@@ -160,15 +160,15 @@ public struct SourceContext: Sendable {
     public let maxAge: Double
 
     /// Answers this instance keeps between URNs and runs (`SourceMemo`): lookups that rarely change.
-    public let memo: any SourceMemo
+    public let memo: SourceMemo
     /// Resolves other URNs for a source that combines them; nil: none can be (`resolve` fails each).
     public let urns: (any URNResolving)?
 
     /// A context; the host makes these, tests may too. `places` nil: only `here`, the `place`;
-    /// `memo` nil: nothing is kept (a test wanting values kept passes a `MemoryMemo`); `urns`
+    /// `memo` nil: nothing is kept (a test wanting values kept passes `FreshValues<JSONValue>().memo`); `urns`
     /// nil: no other URN resolves.
     public init(now: Date, place: Place, places: Places? = nil, logger: Logger, http: any HTTPClient, limits: HTTPLimits = HTTPLimits(),
-                maxAge: Double = 0, memo: (any SourceMemo)? = nil, urns: (any URNResolving)? = nil) {
+                maxAge: Double = 0, memo: SourceMemo? = nil, urns: (any URNResolving)? = nil) {
         self.urns = urns
         self.now = now
         self.place = place
@@ -177,7 +177,7 @@ public struct SourceContext: Sendable {
         self.http = http
         self.limits = limits
         self.maxAge = maxAge
-        self.memo = memo ?? UnkeptMemo()
+        self.memo = memo ?? .unkept
     }
 }
 

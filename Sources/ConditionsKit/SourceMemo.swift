@@ -15,16 +15,28 @@ import Foundation
 ///     try await lookUpGrid()   // a JSONValue
 /// }
 /// ```
-public protocol SourceMemo: Sendable {
+///
+/// A test that wants values kept hands its source `FreshValues<JSONValue>().memo`
+/// (`ConditionsMemo`), the memory the host keeps.
+public struct SourceMemo: Sendable {
+    /// What `value(for:maxAge:now:make:)` does: the keeper's own.
+    public typealias Keep = @Sendable (_ key: String, _ maxAge: Double, _ now: Date,
+                                       _ make: @escaping @Sendable () async throws -> JSONValue) async throws -> JSONValue
+
+    private let keep: Keep
+
+    /// A memo that keeps values as `keep` does.
+    public init(_ keep: @escaping Keep) {
+        self.keep = keep
+    }
+
     /// The value kept under `key` if it was made less than `maxAge` seconds before `now`;
     /// otherwise the value `make()` returns, which is kept. Callers asking for one key at the
     /// same time share one `make()`; a `make()` that throws keeps nothing.
-    func value(for key: String, maxAge: Double, now: Date, make: @escaping @Sendable () async throws -> JSONValue) async throws -> JSONValue
-}
-
-/// The memo of a context made without one: it keeps nothing, so every call makes its value.
-struct UnkeptMemo: SourceMemo {
-    func value(for key: String, maxAge: Double, now: Date, make: @escaping @Sendable () async throws -> JSONValue) async throws -> JSONValue {
-        try await make()
+    public func value(for key: String, maxAge: Double, now: Date, make: @escaping @Sendable () async throws -> JSONValue) async throws -> JSONValue {
+        try await keep(key, maxAge, now, make)
     }
+
+    /// The memo of a context made without one: it keeps nothing, so every call makes its value.
+    public static let unkept = SourceMemo { _, _, _, make in try await make() }
 }

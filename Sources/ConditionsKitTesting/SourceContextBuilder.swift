@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 import ConditionsMemo
 import Foundation
@@ -39,7 +40,7 @@ public struct SourceContextBuilder: Sendable {
     /// Seconds an upstream document fetched for an earlier URN may be reused (the instance's TTL).
     public var maxAge: Double
     /// What the source keeps between URNs; nil: nothing is kept. `keepingValues()` sets one.
-    public var memo: (any SourceMemo)?
+    public var memo: SourceMemo?
     /// Answers for `SourceContext.resolve(_:)` (a `StubURNs`); nil: every other URN fails.
     public var urns: (any URNResolving)?
 
@@ -48,7 +49,7 @@ public struct SourceContextBuilder: Sendable {
                 logger: Logger = Logger(label: "conditions-tests"),
                 http: any HTTPClient = UnavailableHTTPClient(reason: "this test gives its source no network"),
                 limits: HTTPLimits = HTTPLimits(), maxAge: Double = 0,
-                memo: (any SourceMemo)? = nil, urns: (any URNResolving)? = nil) {
+                memo: SourceMemo? = nil, urns: (any URNResolving)? = nil) {
         self.now = now
         self.place = place
         self.places = places
@@ -60,11 +61,11 @@ public struct SourceContextBuilder: Sendable {
         self.urns = urns
     }
 
-    /// This builder with `memo` (by default a new, empty `MemoryMemo`, as the host keeps per
-    /// instance): the contexts it builds share what the source keeps between URNs.
-    public func keepingValues(in memo: any SourceMemo = MemoryMemo()) -> SourceContextBuilder {
+    /// This builder with `memory` (by default a new, empty one, as the host keeps per instance)
+    /// as its memo: the contexts it builds share what the source keeps between URNs.
+    public func keepingValues(in memory: FreshValues<JSONValue> = FreshValues()) -> SourceContextBuilder {
         var copy = self
-        copy.memo = memo
+        copy.memo = memory.memo
         return copy
     }
 

@@ -1,67 +1,254 @@
+import ConditionsJSON
+import ConditionsKit
 import Foundation
 import Synchronization
 
-/// Values made once and shared while fresh, by key: callers asking for a key at the same time
-/// share one `make()`, a value made less than `maxAge` seconds before `now` (the report clock)
-/// is handed out again, and a `make()` that throws keeps nothing. At most `capacity` keys; the
-/// one made longest ago goes first. The machinery under `MemoryMemo` and WSDOT's feed.
-package final class FreshValues<Value: Sendable>: Sendable {
-    /// A value and the instant (the report clock) it was made at.
-    package struct Made: Sendable {
-        package let value: Value
-        package let madeAt: Date
+/// The in-process memo: values by key, made once and handed out again while fresh.
+///
+/// - Callers asking for a key at the same time share one `make()`; a `make()` that throws keeps
+///   nothing.
+/// - A value is fresh while it is younger than the caller's `maxAge` (measured on the caller's
+///   clock, the report clock: tests pin it) and before its own `keptUntil`, if it has one.
+/// - At most `Limits.entries` keys and about `Limits.bytes` bytes: values no longer fresh go
+///   first, then the least recently used. A value larger than the whole budget is handed out
+///   but not kept.
+///
+/// One type for every in-memory keeping: each source instance's `memo` (its `SourceMemo`, with
+/// the host's disk cache read through), WSDOT's parsed feed, and `conditions serve`'s fresh
+/// answers, which its event loops read with `kept(for:now:)`.
+public final class FreshValues<Value: Sendable>: Sendable {
+    /// A value, the instant it was made at (the caller's clock), and how long it may be kept.
+    public struct Made: Sendable {
+        public let value: Value
+        public let madeAt: Date
+        /// Never handed out from memory at or after this instant; nil: as long as callers'
+        /// `maxAge` allows.
+        public let keptUntil: Date?
+        /// What keeping it costs, counted against `Limits.bytes`.
+        public let bytes: Int
 
-        package init(value: Value, madeAt: Date) {
+        public init(value: Value, madeAt: Date, keptUntil: Date? = nil, bytes: Int = 0) {
             self.value = value
             self.madeAt = madeAt
+            self.keptUntil = keptUntil
+            self.bytes = bytes
         }
+
+        func isFresh(at now: Date, maxAge: Double) -> Bool {
+            let age = now.timeIntervalSince(madeAt)
+            return age >= 0 && age < maxAge && keptUntil.map { now < $0 } ?? true
+        }
+    }
+
+    /// How much is kept.
+    public struct Limits: Sendable, Equatable {
+        /// At most this many keys.
+        public var entries: Int
+        /// At most about this many bytes (the sum of the kept values' `Made.bytes`).
+        public var bytes: Int
+
+        public init(entries: Int, bytes: Int = .max) {
+            self.entries = entries
+            self.bytes = bytes
+        }
+    }
+
+    /// How a call was answered: from memory, by joining a `make()` in flight, or by making.
+    public enum Answer: Sendable { case kept, joined, made }
+
+    /// What is kept now, for a server's gauges.
+    public struct Usage: Sendable, Equatable {
+        public var entries = 0
+        public var bytes = 0
+        /// Values dropped so far to stay within the limits or because they were no longer fresh.
+        public var evictions = 0
     }
 
     private struct Entry {
-        let task: Task<Made, any Error>
+        /// nil for a value kept with `keep(_:for:)`.
+        let task: Task<Made, any Error>?
         /// Set once `task` succeeded.
-        var madeAt: Date?
+        var made: Made?
+        var lastUsed: UInt64
     }
 
-    private let entries = Mutex<[String: Entry]>([:])
-    private let capacity: Int
+    private enum Step { case kept(Made), join(Task<Made, any Error>), started(Task<Made, any Error>) }
 
-    /// Keeps at most `capacity` keys (values keyed by what clients send must not grow without bound).
-    package init(capacity: Int = 1024) {
-        self.capacity = max(1, capacity)
+    private struct State {
+        var entries: [String: Entry] = [:]
+        var usage = Usage()
+        var tick: UInt64 = 0
+        var nextSweep: Date?
+    }
+
+    private let state = Mutex(State())
+    /// The limits given.
+    public let limits: Limits
+    private let changed: (@Sendable (Usage) -> Void)?
+
+    /// Values no longer fresh are swept at most this often, on any call, so one past its
+    /// `keptUntil` does not stay in memory until the limits happen to need the room.
+    static var sweepInterval: Double { 30 }
+
+    /// Keeps at most `limits`; `changed` (a server's gauges) hears the usage after each change,
+    /// under the memory's lock: it must be quick and must not call back.
+    public init(limits: Limits, changed: (@Sendable (Usage) -> Void)? = nil) {
+        self.limits = Limits(entries: max(0, limits.entries), bytes: max(0, limits.bytes))
+        self.changed = changed
+    }
+
+    /// Keeps at most `capacity` keys (values keyed by what clients send must not grow
+    /// without bound).
+    public convenience init(capacity: Int = 1024) {
+        self.init(limits: Limits(entries: max(1, capacity)))
     }
 
     /// The value kept under `key` while fresh, the one being made, or what `make()` makes.
-    package func made(for key: String, maxAge: Double, now: Date, make: @escaping @Sendable () async throws -> Made) async throws -> Made {
-        let task = entries.withLock { entries -> Task<Made, any Error> in
-            if let current = entries[key] {
-                guard let madeAt = current.madeAt else { return current.task }
-                let age = now.timeIntervalSince(madeAt)
-                if age >= 0, age < maxAge { return current.task }
+    public func made(for key: String, maxAge: Double = .infinity, now: Date,
+                     make: @escaping @Sendable () async throws -> Made) async throws -> Made {
+        try await answer(for: key, maxAge: maxAge, now: now, make: make).made
+    }
+
+    /// As `made(for:…)`, saying how the call was answered.
+    public func answer(for key: String, maxAge: Double = .infinity, now: Date,
+                       make: @escaping @Sendable () async throws -> Made) async throws -> (made: Made, answer: Answer) {
+        let step: Step = update(now: now) { state in
+            if let current = state.entries[key] {
+                if current.made == nil, let task = current.task { return .join(task) }
+                if let made = current.made, made.isFresh(at: now, maxAge: maxAge) {
+                    state.tick += 1
+                    state.entries[key]?.lastUsed = state.tick
+                    return .kept(made)
+                }
+                Self.remove(key, from: &state)
+                state.usage.evictions += 1
             }
-            if entries[key] == nil, entries.count >= capacity { Self.evictOldest(&entries) }
             // Unstructured, so one caller's cancellation does not fail the others sharing it.
             let task = Task { try await make() }
-            entries[key] = Entry(task: task, madeAt: nil)
-            return task
+            state.tick += 1
+            state.entries[key] = Entry(task: task, made: nil, lastUsed: state.tick)
+            return .started(task)
+        }
+        let (task, started): (Task<Made, any Error>, Bool)
+        switch step {
+        case .kept(let made): return (made, .kept)
+        case .join(let joined): (task, started) = (joined, false)
+        case .started(let new): (task, started) = (new, true)
         }
         do {
             let made = try await task.value
-            entries.withLock { entries in
-                if entries[key]?.task == task, entries[key]?.madeAt == nil { entries[key]?.madeAt = made.madeAt }
+            if started {
+                update(now: now) { state in
+                    guard state.entries[key]?.task == task else { return }
+                    guard Self.isWorthKeeping(made, within: limits) else {
+                        Self.remove(key, from: &state)
+                        return
+                    }
+                    state.entries[key]?.made = made
+                    state.usage.entries += 1
+                    state.usage.bytes += made.bytes
+                    Self.enforce(limits, on: &state, now: now)
+                }
             }
-            return made
+            return (made, started ? .made : .joined)
         } catch {
-            entries.withLock { entries in
-                if entries[key]?.task == task { entries[key] = nil }
+            update(now: now) { state in
+                if state.entries[key]?.task == task { Self.remove(key, from: &state) }
             }
             throw error
         }
     }
 
-    /// Drops the entry made longest ago (one still being made counts as newest).
-    private static func evictOldest(_ entries: inout [String: Entry]) {
-        let oldest = entries.min { ($0.value.madeAt ?? .distantFuture) < ($1.value.madeAt ?? .distantFuture) }
-        if let oldest { entries[oldest.key] = nil }
+    /// Keeps `made` under `key`, as if a call had made it: for a value made elsewhere.
+    public func keep(_ made: Made, for key: String) {
+        update(now: made.madeAt) { state in
+            Self.remove(key, from: &state)
+            guard Self.isWorthKeeping(made, within: limits) else { return }
+            state.tick += 1
+            state.entries[key] = Entry(task: nil, made: made, lastUsed: state.tick)
+            state.usage.entries += 1
+            state.usage.bytes += made.bytes
+            Self.enforce(limits, on: &state, now: made.madeAt)
+        }
+    }
+
+    /// The value kept under `key` while fresh at `now`, without waiting or making: what a
+    /// server's event loop answers from.
+    public func kept(for key: String, maxAge: Double = .infinity, now: Date) -> Made? {
+        update(now: now) { state in
+            guard let made = state.entries[key]?.made else { return nil }
+            guard made.isFresh(at: now, maxAge: maxAge) else {
+                // Past its own lifetime it is of no use to anyone; one merely older than this
+                // caller's maxAge may still serve another.
+                if let keptUntil = made.keptUntil, now >= keptUntil {
+                    Self.remove(key, from: &state)
+                    state.usage.evictions += 1
+                }
+                return nil
+            }
+            state.tick += 1
+            state.entries[key]?.lastUsed = state.tick
+            return made
+        }
+    }
+
+    /// What is kept now.
+    public var usage: Usage { state.withLock { $0.usage } }
+
+    /// Runs `body` under the lock, sweeps when it is time, and tells `changed` of any change
+    /// (under the lock too, so a server's gauges hear the changes in order).
+    private func update<Result>(now: Date, _ body: (inout State) -> Result) -> Result {
+        state.withLock { state in
+            let before = state.usage
+            if let nextSweep = state.nextSweep, now >= nextSweep { Self.sweep(&state, now: now) }
+            let result = body(&state)
+            if state.nextSweep == nil, !state.entries.isEmpty { state.nextSweep = now.addingTimeInterval(Self.sweepInterval) }
+            if state.usage != before, let changed { changed(state.usage) }
+            return result
+        }
+    }
+
+    /// A value made with no lifetime (an error, a stale answer) or larger than the whole
+    /// budget is handed out, not kept.
+    private static func isWorthKeeping(_ made: Made, within limits: Limits) -> Bool {
+        (made.keptUntil.map { $0 > made.madeAt } ?? true) && made.bytes <= limits.bytes
+    }
+
+    private static func remove(_ key: String, from state: inout State) {
+        guard let made = state.entries.removeValue(forKey: key)?.made else { return }
+        state.usage.entries -= 1
+        state.usage.bytes -= made.bytes
+    }
+
+    /// Drops values past their `keptUntil`, then the least recently used, until within
+    /// `limits`. Values still being made take no room: they are as many as the callers.
+    private static func enforce(_ limits: Limits, on state: inout State, now: Date) {
+        guard state.usage.entries > limits.entries || state.usage.bytes > limits.bytes else { return }
+        sweep(&state, now: now)
+        while state.usage.entries > limits.entries || state.usage.bytes > limits.bytes {
+            // A scan: paid only when a new value meets full limits (a few microseconds at 4,096).
+            let made = state.entries.lazy.filter { $0.value.made != nil }
+            guard let oldest = made.min(by: { $0.value.lastUsed < $1.value.lastUsed }) else { return }
+            remove(oldest.key, from: &state)
+            state.usage.evictions += 1
+        }
+    }
+
+    private static func sweep(_ state: inout State, now: Date) {
+        let expired = state.entries.filter { entry in entry.value.made?.keptUntil.map { now >= $0 } ?? false }.keys
+        for key in expired { remove(key, from: &state) }
+        state.usage.evictions += expired.count
+        state.nextSweep = state.entries.isEmpty ? nil : now.addingTimeInterval(sweepInterval)
+    }
+}
+
+/// Each source instance's memo, as a source sees it (`SourceContext.memo`).
+extension FreshValues where Value == JSONValue {
+    /// This memory as a `SourceMemo`: what a test hands a source, and what the host puts its
+    /// disk cache behind.
+    public var memo: SourceMemo {
+        SourceMemo { key, maxAge, now, make in
+            try await self.made(for: key, maxAge: maxAge, now: now) { Made(value: try await make(), madeAt: now) }.value
+        }
     }
 }

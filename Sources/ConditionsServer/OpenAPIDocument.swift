@@ -58,7 +58,7 @@ struct OpenAPIDocument: Sendable {
     /// The document `data` with `info.version` set to `version`, indented as the file is. A
     /// repeated key is an error: it would hide one of its values from every reader.
     init(_ data: Data, version: String, examples: Examples = Examples()) throws {
-        guard case .object(var document) = try Self.filled(try JSONValue.parse(data, duplicateKeys: .reject), examples.substitutions),
+        guard case .object(var document) = Self.filled(try JSONValue.parse(data, duplicateKeys: .reject), examples.substitutions),
               case .object(var info)? = document["info"] else {
             throw Unusable(message: "the OpenAPI document (OpenAPI/openapi.json) is not a JSON object with an `info` object")
         }

@@ -1,17 +1,18 @@
 import ConditionsCore
 import ConditionsJSON
 import ConditionsKit
+import ConditionsMemo
 import Foundation
 import Logging
 import NIOCore
 import Synchronization
 
 /// The one resolver every client shares: a URN being resolved is resolved once however many
-/// clients ask meanwhile, and a fresh result is answered from memory until its TTL runs out.
-/// Memory holds fresh results only (errors and stale answers are answered and forgotten),
-/// within `MemoryCache.Limits`. A local source's result (TTL 0) is reused only until the wall
-/// clock's second changes: its `fetchedAt` has one-second resolution, so a result computed
-/// again within the same second would say the same (docs/server.md).
+/// clients ask meanwhile, and a fresh result is answered from memory (`FreshValues`) until its
+/// TTL runs out. Memory holds fresh results only (errors and stale answers are answered and
+/// forgotten), within `ServerSettings.memoryCache`. A local source's result (TTL 0) is reused
+/// only until the wall clock's second changes: its `fetchedAt` has one-second resolution, so a
+/// result computed again within the same second would say the same (docs/server.md).
 package final class ResultCoordinator: Sendable {
     /// A record with what HTTP caching needs to know about it.
     package struct Answer: Sendable {
@@ -23,20 +24,8 @@ package final class ResultCoordinator: Sendable {
         package var record: ResultRecord { rendered.record }
     }
 
-    private struct State {
-        var cache: MemoryCache<RenderedResult>
-        var resolving: [String: Task<Answer, Never>] = [:]
-        /// Local results of the current wall-clock second, forgotten when it changes.
-        var local = LocalSecond()
-    }
-
-    /// The results of local sources computed during one whole second of the wall clock.
-    private struct LocalSecond {
-        var second = Int.min
-        var answers: [String: RenderedResult] = [:]
-        /// More distinct local URNs than this within one second are resolved, not kept.
-        static let limit = 1024
-    }
+    /// How much the server keeps in memory (`"serve": {"cacheEntries", "cacheBytes"}`).
+    package typealias Limits = FreshValues<RenderedResult>.Limits
 
     private let runtime: Runtime
     /// The registered modules, whose presentations say what a change is.
@@ -44,20 +33,33 @@ package final class ResultCoordinator: Sendable {
     private let cachePolicy: Resolver.CachePolicy
     private let logger: Logger
     private let metrics: ServerMetrics
-    private let state: Mutex<State>
+    /// Fresh results of sources with a TTL, within the configured limits.
+    private let answers: FreshValues<RenderedResult>
+    /// Results of local sources (TTL 0), each kept until the wall clock's second changes; apart,
+    /// so that a burst of distinct local URNs never pushes an upstream's answer out of memory.
+    private let localAnswers = FreshValues<RenderedResult>(capacity: 1024)
     /// Where each fresh resolution is recorded; nil with `--no-history`.
     private let history: HistoryRecorder?
 
     /// A coordinator over `runtime`, using `cachePolicy`'s on-disk cache behind its memory,
     /// which keeps at most `limits`.
-    package init(runtime: Runtime, cachePolicy: Resolver.CachePolicy, limits: MemoryCacheLimits = .standard,
+    package init(runtime: Runtime, cachePolicy: Resolver.CachePolicy, limits: Limits = .standard,
                  logger: Logger, metrics: ServerMetrics, history: HistoryRecorder? = nil) {
         self.runtime = runtime
         self.history = history
         self.cachePolicy = cachePolicy
         self.logger = logger
         self.metrics = metrics
-        state = Mutex(State(cache: MemoryCache(limits: limits)))
+        let evictions = Mutex(0)
+        answers = FreshValues(limits: limits) { usage in
+            metrics.memoryCacheEntries.set(to: Double(usage.entries))
+            metrics.memoryCacheBytes.set(to: Double(usage.bytes))
+            let evicted = evictions.withLock { seen in
+                defer { seen = max(seen, usage.evictions) }
+                return usage.evictions - seen
+            }
+            if evicted > 0 { metrics.memoryCacheEvictions.increment(by: Int64(evicted)) }
+        }
     }
 
     /// Resolves the URNs concurrently; answers in the order asked.
@@ -77,51 +79,44 @@ package final class ResultCoordinator: Sendable {
 
     /// One URN: from memory while fresh, joining a resolution in flight, or resolving it.
     package func resolve(_ urn: String) async -> Answer {
-        let now = ContinuousClock.now
-        let second = Self.wholeSecond(Date())
-        enum Step: Sendable { case answer(Answer), join(Task<Answer, Never>) }
-        let step: Step = state.withLock { state in
-            if let answer = remembered(urn, in: &state, now: now, second: second) { return .answer(answer) }
-            if let task = state.resolving[urn] {
-                metrics.coalesced.increment()
-                return .join(task)
-            }
-            metrics.cacheMisses.increment()
-            let task = Task { await self.resolveNow(urn) }
-            state.resolving[urn] = task
-            return .join(task)
+        let now = Date()
+        if let local = localAnswers.kept(for: urn, now: now) {
+            metrics.cacheHits.increment()
+            return Self.answer(local, at: now)
         }
-        switch step {
-        case .answer(let answer): return answer
-        // Not cancelled with its client: others may be waiting on it, and it ends within the source's timeout.
-        case .join(let task): return await task.value
+        // Not cancelled with its client: others may be waiting on it, and it ends within the
+        // source's timeout. resolveNow never throws, so neither does this.
+        guard let found = try? await answers.answer(for: urn, now: now, make: { await self.resolveNow(urn) }) else {
+            return Self.answer(await resolveNow(urn))
         }
+        let (made, how) = found
+        switch how {
+        case .kept: metrics.cacheHits.increment()
+        case .joined: metrics.coalesced.increment()
+        case .made: metrics.cacheMisses.increment()
+        }
+        // Every client of one resolution hears the same answer; memory's is counted from now.
+        return Self.answer(made, at: how == .kept ? now : made.madeAt)
     }
 
     /// The answer memory holds for `urn` while it is fresh, without waiting or resolving: what
     /// `CachedAnswerHandler` answers on the event loop. Nil when `resolve` has work to do.
     package func remembered(_ urn: String) -> Answer? {
-        let now = ContinuousClock.now
-        let second = Self.wholeSecond(Date())
-        return state.withLock { remembered(urn, in: &$0, now: now, second: second) }
-    }
-
-    private func remembered(_ urn: String, in state: inout State, now: ContinuousClock.Instant, second: Int) -> Answer? {
-        if state.local.second != second {
-            if !state.local.answers.isEmpty { state.local = LocalSecond() }
-        } else if let rendered = state.local.answers[urn] {
-            metrics.cacheHits.increment()
-            return Answer(rendered: rendered, maxAge: 0)
-        }
-        let evictions = state.cache.evictions
-        let hit = state.cache.value(for: urn, now: now)
-        if state.cache.evictions != evictions { report(state.cache, evictedSince: evictions) }
-        guard let hit else { return nil }
+        let now = Date()
+        guard let made = localAnswers.kept(for: urn, now: now) ?? answers.kept(for: urn, now: now) else { return nil }
         metrics.cacheHits.increment()
-        return Answer(rendered: hit.value, maxAge: max(0, Int((hit.expires - now) / .seconds(1))))
+        return Self.answer(made, at: now)
     }
 
-    private func resolveNow(_ urn: String) async -> Answer {
+    /// `made` as answered at `instant` (by default when it was made): fresh for what is left
+    /// of its lifetime, in whole seconds.
+    private static func answer(_ made: FreshValues<RenderedResult>.Made, at instant: Date? = nil) -> Answer {
+        let left = made.keptUntil.map { $0.timeIntervalSince(instant ?? made.madeAt) } ?? 0
+        // A local result, kept until its second ends, has less than a second left: max-age=0.
+        return Answer(rendered: made.value, maxAge: max(0, Int(left.rounded(.down))))
+    }
+
+    private func resolveNow(_ urn: String) async -> FreshValues<RenderedResult>.Made {
         metrics.inFlight.increment()
         defer { metrics.inFlight.decrement() }
         let now = Date()
@@ -133,48 +128,28 @@ package final class ResultCoordinator: Sendable {
         // Committed before any client is answered: a change already shown is never lost.
         await history?.record([record], at: now)
         var ttl = ttl(of: urn)
-        var maxAge = 0
+        // Kept until: errors and stale answers not at all; a fresh result until its TTL runs
+        // out; a local one until the wall clock's second changes, apart (`localAnswers`).
+        var keptUntil = now
+        var local = false
         if case .success(_, let source, let fetchedAt, _, let staleAge) = record.outcome {
             // A fallback's answer stays fresh for as long as its own instance says, or the
             // result itself (an upstream's Cache-Control).
             ttl = record.ttl ?? runtime.instance(source)?.ttl ?? ttl
             if staleAge == nil, ttl > 0 {
-                maxAge = max(0, Int((ttl - now.timeIntervalSince(fetchedAt)).rounded(.down)))
+                keptUntil = now.addingTimeInterval(max(0, (ttl - now.timeIntervalSince(fetchedAt)).rounded(.down)))
             }
+            local = staleAge == nil && ttl == 0
             // An answer fetched just now counts as an upstream fetch; one the disk cache gave does not.
             if staleAge != nil { metrics.staleAnswers.increment() }
             if ttl > 0, staleAge == nil, now.timeIntervalSince(fetchedAt) < 1 { metrics.upstreamFetch(source: source) }
         }
-        let answer = Answer(rendered: RenderedResult(record), maxAge: maxAge)
-        let instant = ContinuousClock.now
-        var local = false
-        if ttl == 0, case .success(_, _, _, _, nil) = record.outcome { local = true }
-        let second = Self.wholeSecond(now)
-        state.withLock { state in
-            state.resolving[urn] = nil
-            if local, second >= state.local.second {
-                if second > state.local.second { state.local = LocalSecond(second: second) }
-                if state.local.answers.count < LocalSecond.limit { state.local.answers[urn] = answer.rendered }
-            }
-            let evictions = state.cache.evictions
-            if maxAge > 0 {
-                state.cache.insert(answer.rendered, for: urn, bytes: answer.rendered.memoryCost, expires: instant + .seconds(maxAge), now: instant)
-            } else {
-                state.cache.remove(urn)
-            }
-            report(state.cache, evictedSince: evictions)
+        let rendered = RenderedResult(record)
+        if local {
+            let nextSecond = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + 1).rounded(.down))
+            localAnswers.keep(.init(value: rendered, madeAt: now, keptUntil: nextSecond), for: urn)
         }
-        return answer
-    }
-
-    private func report(_ cache: MemoryCache<RenderedResult>, evictedSince before: Int) {
-        metrics.memoryCacheEntries.set(to: Double(cache.count))
-        metrics.memoryCacheBytes.set(to: Double(cache.bytes))
-        if cache.evictions > before { metrics.memoryCacheEvictions.increment(by: Int64(cache.evictions - before)) }
-    }
-
-    private static func wholeSecond(_ date: Date) -> Int {
-        Int(date.timeIntervalSince1970.rounded(.down))
+        return .init(value: rendered, madeAt: now, keptUntil: keptUntil, bytes: rendered.memoryCost)
     }
 
     /// The TTL of the instance answering `urn` first (a fallback's may differ); 0 when none
@@ -183,6 +158,11 @@ package final class ResultCoordinator: Sendable {
         guard let parsed = try? URN(urn), let match = try? runtime.router.match(parsed) else { return 0 }
         return match.handler.first.ttl
     }
+}
+
+extension FreshValues<RenderedResult>.Limits {
+    /// 4,096 URNs and 16 MiB: a typical result is ~1 KB, one listing every item of a source ~15 KB.
+    package static let standard = Self(entries: 4096, bytes: 16 << 20)
 }
 
 /// A record serialized once, with its validators, so a cached answer costs no serializing or

@@ -16,7 +16,7 @@ package struct ServerSettings: Sendable {
     /// (`"serve": {"idleTimeout"}`).
     package var idleTimeout: Duration = .seconds(30)
     /// How many fresh results the server keeps in memory.
-    package var memoryCache = MemoryCacheLimits.standard
+    package var memoryCache = ResultCoordinator.Limits.standard
 
     /// At most this many URNs in one `/v1/resolve` request.
     package static let maximumURNs = 100
@@ -55,8 +55,8 @@ package struct ServerSettings: Sendable {
         }
         var settings = ServerSettings(listen: address, token: chosenToken, cors: expanded.cors)
         if let idle = expanded.idleTimeout { settings.idleTimeout = .milliseconds(Int64(idle * 1000)) }
-        settings.memoryCache = MemoryCacheLimits(entries: expanded.cacheEntries ?? MemoryCacheLimits.standard.entries,
-                                                 bytes: expanded.cacheBytes ?? MemoryCacheLimits.standard.bytes)
+        settings.memoryCache = ResultCoordinator.Limits(entries: expanded.cacheEntries ?? ResultCoordinator.Limits.standard.entries,
+                                                        bytes: expanded.cacheBytes ?? ResultCoordinator.Limits.standard.bytes)
         return (settings, warning)
     }
 }

@@ -14,7 +14,7 @@ import Testing
         let standIn = try standIn()
         defer { standIn.stop() }
         let source = try makeSource(standIn)
-        let memo = MemoryMemo()
+        let memo = FreshValues<JSONValue>().memo
         // At once, as a report resolves them, and one after the other.
         async let daily = resolve("forecast:stevens", with: source, memo: memo)
         async let hourly = resolve("forecast:stevens:hourly", with: source, memo: memo)
@@ -40,7 +40,7 @@ import Testing
         let standIn = try standIn()
         defer { standIn.stop() }
         let source = try makeSource(standIn)
-        let memo = MemoryMemo()
+        let memo = FreshValues<JSONValue>().memo
         standIn.fail("/points/47.745,-121.0933", times: 1, with: standIn.unexpectedProblem())
         #expect(await resolveError("forecast:stevens", with: source, memo: memo) != nil)
         _ = try await resolve("forecast:stevens", with: source, memo: memo)
@@ -56,7 +56,7 @@ import Testing
         let body = { @Sendable (forecast: String) in #"{"properties": {"forecast": "\#(forecast)", "forecastHourly": "\#(forecast)/hourly", "gridId": "SEW", "gridX": 1, "gridY": 2}}"# }
         let forecast = try NWSStandIn.fixture("derived/forecast_SEW_163_68.json")
         let source = try makeSource()
-        let memo = MemoryMemo()
+        let memo = FreshValues<JSONValue>().memo
         // Kept from an earlier run: the old grid.
         _ = try await memo.value(for: "points/47.745,-121.0933", maxAge: 86_400, now: morning) {
             try NWSGrid(pointsBody: Data(body(old).utf8), url: URL(string: points)!).json
@@ -73,7 +73,7 @@ import Testing
 
         // A grid still answering 404 after a fresh lookup is the answer, not a loop.
         let stuck = RecordingHTTPClient([points: .geoJSON(body(old))], fallback: .problemNotFound)
-        let error = try #require(await resolveError("forecast:stevens:hourly", with: source, http: stuck, memo: MemoryMemo()) as? ConditionsError)
+        let error = try #require(await resolveError("forecast:stevens:hourly", with: source, http: stuck, memo: FreshValues<JSONValue>().memo) as? ConditionsError)
         #expect(error.kind == .notFound)
         #expect(stuck.requests.map(\.url.absoluteString) == [points, old + "/hourly", points])
     }

@@ -38,13 +38,13 @@ func makeSource(_ standIn: NWSStandIn) throws -> NWSSource {
 
 /// Resolves `urn` as the host does: routed, then resolved at `now` (the morning by default) in
 /// Seattle with `places`, fetching through `http` (libcurl by default), keeping values in `memo` when given.
-func resolve(_ urn: String, with source: NWSSource, http: any HTTPClient = curl, now: Date = morning, memo: (any SourceMemo)? = nil) async throws -> SourceResult {
+func resolve(_ urn: String, with source: NWSSource, http: any HTTPClient = curl, now: Date = morning, memo: SourceMemo? = nil) async throws -> SourceResult {
     let context = SourceContextBuilder(now: now, places: places, logger: Logger(label: "test"), http: http, maxAge: 300, memo: memo)
     return try await source.resolve(urn, context: context.build())
 }
 
 /// The error resolving `urn` throws, or nil.
-func resolveError(_ urn: String, with source: NWSSource, http: any HTTPClient = curl, memo: (any SourceMemo)? = nil) async -> (any Error)? {
+func resolveError(_ urn: String, with source: NWSSource, http: any HTTPClient = curl, memo: SourceMemo? = nil) async -> (any Error)? {
     do {
         _ = try await resolve(urn, with: source, http: http, memo: memo)
         return nil

@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsMemo
 import ConditionsText
 import Foundation
 
@@ -36,8 +37,15 @@ public struct WSDOTPassSource: ConditionsSource {
     }
 
     private let settings: WSDOTSettings
-    /// The feed shared by this instance's URNs while fresh (API and feed modes).
-    private let memo = FeedMemo()
+    /// The last feed this instance read (API and feed modes), shared by every URN that needs
+    /// it while fresh. One feed answers every pass, so `pass:all` and each `pass:{name}` should
+    /// cost one request between them. Within one run the host's HTTP client already coalesces
+    /// identical requests, but `conditions serve` resolves each URN when it is asked for (a
+    /// dashboard asks for 17 in a few seconds, each with its own client). So the feed is kept
+    /// for as long as the host would keep a result of it (`SourceContext.maxAge`, the
+    /// instance's TTL; nothing when the user asked for fresh data). The context's `memo` keeps
+    /// JSON across runs; a parsed feed is kept here, in memory, instead.
+    private let feed = FreshValues<PassFeed>(capacity: 1)
 
     /// Validates the instance's options; errors name the option's JSON path.
     public init(configuration: SourceConfiguration) throws {
@@ -131,20 +139,22 @@ public struct WSDOTPassSource: ConditionsSource {
         return report
     }
 
-    /// The feed, shared with the instance's other URNs while fresh (`FeedMemo`), and the
-    /// report instant it was fetched at.
+    /// The feed, shared with the instance's other URNs while fresh (`feed`), and the report
+    /// instant it was fetched at.
     private func fetchFeed(context: SourceContext) async throws -> (PassFeed, Date) {
         let settings = self.settings
-        let fetched = try await memo.feed(now: context.now, maxAge: context.maxAge) {
+        let fetch: @Sendable () async throws -> FreshValues<PassFeed>.Made = {
             let url = settings.mode == .feed ? settings.mobileFeedURL : settings.feedURL
             context.logger.debug("fetching WSDOT feed", metadata: ["url": "\(Redaction.redact(url))"])
             let response = try await context.http.get(url, headers: ["Accept": "application/json"])
             try response.requireSuccess()
-            let feed = settings.mode == .feed
+            let parsed = settings.mode == .feed
                 ? try PassFeed(mobileData: response.body, url: Redaction.redact(url), timeZone: settings.timeZone)
                 : try PassFeed(data: response.body, secret: settings.accessCode)
-            return FeedMemo.Fetched(value: feed, madeAt: context.now)
+            return FreshValues<PassFeed>.Made(value: parsed, madeAt: context.now)
         }
+        // Fresh data asked for: not even a fetch in flight is joined.
+        let fetched = context.maxAge > 0 ? try await feed.made(for: "feed", maxAge: context.maxAge, now: context.now, make: fetch) : try await fetch()
         return (fetched.value, fetched.madeAt)
     }
 

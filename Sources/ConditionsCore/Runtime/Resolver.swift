@@ -238,7 +238,7 @@ package struct Resolver: Sendable {
         let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
         // What the cache would serve, a source may share: nothing when the cache is off or bypassed.
         let maxAge = store != nil && !cache.refresh ? instance.ttl : 0
-        let memo = CachedMemo(memory: instance.memo, store: cache.store, refresh: cache.refresh, instance: instance)
+        let memo = instance.memo(store: cache.store, refresh: cache.refresh)
         var nested = self
         nested.path.append(text)
         nested.progress = nil

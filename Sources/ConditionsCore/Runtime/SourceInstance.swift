@@ -1,3 +1,4 @@
+import ConditionsJSON
 import ConditionsKit
 import ConditionsMemo
 import Logging
@@ -25,9 +26,9 @@ package struct SourceInstance: Sendable {
     /// runs SHA-256, whose code (BoringSSL) was ~0.9 MiB of the MCP server's start-up pages.
     var fingerprint: String { CacheKey.digest(configurationText) }
 
-    /// What this instance keeps between URNs for the life of the process (`SourceMemo`); the
-    /// resolver puts the cache folder behind it.
-    let memo = MemoryMemo()
+    /// What this instance keeps between URNs for the life of the process (its `SourceMemo`);
+    /// the resolver puts the cache folder behind it (`memo(store:refresh:)`).
+    let memory = FreshValues<JSONValue>()
 
     /// Seconds a result of this instance with its own `ttl` (nil: none) stays fresh.
     func freshness(of resultTTL: Double?) -> Double {

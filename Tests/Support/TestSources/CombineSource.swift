@@ -15,7 +15,7 @@ public struct CombineSource: ConditionsSource {
     public let requiredSchemes = ["echo"]
 
     public init(configuration: SourceConfiguration) throws {
-        var options = configuration.options
+        let options = configuration.options
         try options.finish()
     }
 

@@ -5,7 +5,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite struct PlacesAndMemoTests {
+@Suite struct PlacesAndFreshnessTests {
     @Test func placesAreFoundInAnyCaseAndHereIsTheLocation() {
         let seattle = Place(name: "Seattle", latitude: 47.6, longitude: -122.3)
         let places = Places(location: seattle, named: [("Stevens", Place(latitude: 47.7, longitude: -121.1)), ("stevens", Place(latitude: 0, longitude: 0)),
@@ -17,38 +17,6 @@ import Testing
         for name in ["", "-x", ".x", "a b", "a:b", "a,b", "é", String(repeating: "a", count: 65), "a/b", "a%20"] {
             #expect(!Places.isValidName(name), "\(name)")
         }
-    }
-
-    @Test func theMemoSharesOneMakeAndKeepsItForMaxAge() async throws {
-        let memo = MemoryMemo()
-        let made = Mutex(0)
-        let now = Date(timeIntervalSince1970: 1_000_000)
-        let make: @Sendable () async throws -> JSONValue = {
-            try await Task.sleep(for: .milliseconds(20))
-            return .int(made.withLock { $0 += 1; return $0 })
-        }
-        async let a = memo.value(for: "k", maxAge: 60, now: now, make: make)
-        async let b = memo.value(for: "k", maxAge: 60, now: now, make: make)
-        #expect(try await [a, b] == [1, 1])
-        #expect(try await memo.value(for: "k", maxAge: 60, now: now.addingTimeInterval(59), make: make) == 1)
-        #expect(try await memo.value(for: "k", maxAge: 60, now: now.addingTimeInterval(60), make: make) == 2)
-        #expect(try await memo.value(for: "other", maxAge: 60, now: now, make: make) == 3)
-        // A failure is not kept.
-        await #expect(throws: ConditionsError.self) {
-            try await memo.value(for: "f", maxAge: 60, now: now) { throw ConditionsError.upstream("down") }
-        }
-        #expect(try await memo.value(for: "f", maxAge: 60, now: now, make: make) == 4)
-    }
-
-    @Test func theMemoKeepsAtMostItsCapacity() async throws {
-        let memo = MemoryMemo(capacity: 2)
-        let now = Date(timeIntervalSince1970: 1_000_000)
-        _ = try await memo.value(for: "a", maxAge: 60, now: now) { 1 }
-        _ = try await memo.value(for: "b", maxAge: 60, now: now.addingTimeInterval(1)) { 2 }
-        _ = try await memo.value(for: "c", maxAge: 60, now: now.addingTimeInterval(2)) { 3 }
-        // The oldest ("a") went.
-        #expect(try await memo.value(for: "b", maxAge: 60, now: now.addingTimeInterval(3)) { 20 } == 2)
-        #expect(try await memo.value(for: "a", maxAge: 60, now: now.addingTimeInterval(3)) { 10 } == 10)
     }
 
     @Test func freshnessFromCacheControl() {
