@@ -375,7 +375,7 @@ struct DashboardBrowserTests {
             (() => {
               const card = document.getElementById("card-pass-snoqualmie");
               return {status: card.dataset.status, word: card.querySelector(".status__word").textContent, changed: card.classList.contains("card--changed"),
-                      directions: Array.from(card.querySelectorAll(".rows dd")).slice(0, 2).map((d) => d.textContent),
+                      rows: Array.from(card.querySelectorAll(".rows dd")).slice(0, 3).map((d) => d.textContent),
                       stevens: document.getElementById("card-pass-stevens").dataset.mark ?? null, sameDocument: window.sameDocument === true,
                       announced: document.getElementById("announcer").textContent, updates: document.documentElement.dataset.updates,
                       marker: document.querySelector('a.marker[data-card="card-pass-snoqualmie"]').dataset.status,
@@ -392,7 +392,8 @@ struct DashboardBrowserTests {
             let result = report.object
             #expect(result["word"] as? String == "closed")
             #expect(result["changed"] as? Bool == true, "the changed card is marked")
-            #expect(result["directions"] as? [String] == ["Pass Closed", "Pass Closed"])
+            // Where the closure was read, then each direction.
+            #expect(result["rows"] as? [String] == ["the restriction texts", "Pass Closed", "Pass Closed"])
             #expect(result["stevens"] as? String == "untouched", "the unchanged card was left alone")
             #expect(result["sameDocument"] as? Bool == true, "no reload")
             #expect(report.navigations == 0, "no navigation")

@@ -62,6 +62,7 @@ struct PassPresentation: ResultPresentation {
         let status = pass["status"]?.stringValue ?? "unknown"
         var rows: [ResultCard.Row] = []
         for alert in Self.alerts(of: pass) { rows.append(.init("Alert", alert, tone: .caution)) }
+        if let source = Self.closedBy(pass) { rows.append(.init("Closed by", source, tone: .bad)) }
         for restriction in pass["restrictions"]?.arrayValue ?? [] {
             let text = restriction["text"]?.stringValue ?? "—"
             if Self.isCurrent(restriction) {
@@ -104,6 +105,14 @@ struct PassPresentation: ResultPresentation {
             words.append(word)
         }
         return words.isEmpty ? title : words.joined(separator: " ")
+    }
+
+    /// Which fields said closed, in words ("the road condition"); nil when none did (or the
+    /// data predates `closedBy`).
+    static func closedBy(_ pass: JSONValue) -> String? {
+        let names = ["restrictions": "the restriction texts", "conditions": "the road condition"]
+        let fields = (pass["closedBy"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { names[$0] } }
+        return fields.isEmpty ? nil : fields.joined(separator: " and ")
     }
 
     /// Restriction texts WSDOT does not vouch for (its travel advisory for the pass is off)
@@ -154,6 +163,7 @@ struct PassPresentation: ResultPresentation {
         // Alerts first: a closure for blasting matters more than the temperature.
         lines += Self.alerts(of: pass).map { "  " + style.yellow("⚠ " + $0) }
         var rows: [(String, String)] = []
+        if let source = Self.closedBy(pass) { rows.append(("Closed by", style.red(source))) }
         var stale = false
         for restriction in pass["restrictions"]?.arrayValue ?? [] {
             let text = restriction["text"]?.stringValue ?? "—"

@@ -10,12 +10,13 @@ struct Restriction: Sendable, Equatable {
     /// The restriction text, whitespace normalized.
     let text: String
 
-    /// The direction's status from its text.
+    /// The direction's status from its text alone.
     var status: PassStatus { PassStatus(restriction: text) }
 
     /// `current`: whether WSDOT vouches for the text now (see `PassReport.restrictionsCurrent`);
-    /// only a text it does not vouch for is marked (`"current": false`).
-    func json(current: Bool) -> JSONValue {
+    /// only a text it does not vouch for is marked (`"current": false`). `status`: the
+    /// direction's, which a closure in the road condition may have made closed.
+    func json(current: Bool, status: PassStatus) -> JSONValue {
         var object = JSONObject([("direction", .string(direction)), ("text", .string(text)), ("status", .string(status.rawValue))])
         if !current { object["current"] = false }
         return .object(object)
@@ -65,21 +66,50 @@ struct PassReport: Sendable, Equatable {
     /// is off for the pass, when the texts may be left over from an earlier report.
     var restrictionsCurrent: Bool { travelAdvisory != false }
 
-    /// The pass's status from its restrictions; unknown when they are not current, since a
-    /// leftover "No restrictions" is no evidence the road is open.
-    var status: PassStatus { restrictionsCurrent ? PassStatus(directions: restrictions.map(\.status)) : .unknown }
+    /// The pass's status, each direction's, and the fields a closure was read in.
+    struct Reading: Equatable {
+        var status: PassStatus
+        /// In the order of `restrictions`.
+        var directions: [PassStatus]
+        /// The data contract's names of the fields that say closed: "restrictions",
+        /// "conditions"; empty unless closed.
+        var closedBy: [String]
+    }
+
+    /// Every field read by one rule, safety first (the WSDOT module's README):
+    /// - a restriction text or the road condition saying the pass, road or highway is closed
+    ///   makes it closed, in the directions it names, whatever `TravelAdvisoryActive` says;
+    /// - otherwise, with the travel advisory off, unknown: a leftover "No restrictions" is no
+    ///   evidence the road is open;
+    /// - otherwise each direction's restriction text decides.
+    var reading: Reading {
+        let names = restrictions.map(\.direction)
+        let roadClosure = conditions.flatMap { RoadClosure(in: $0, isRestriction: false) }
+        let directions = restrictions.map { restriction in
+            roadClosure?.covers(restriction.direction, of: names) == true ? .closed : restriction.status
+        }
+        var closedBy: [String] = []
+        if restrictions.contains(where: { $0.status == .closed }) { closedBy.append("restrictions") }
+        if roadClosure != nil { closedBy.append("conditions") }
+        if !closedBy.isEmpty { return Reading(status: .closed, directions: directions, closedBy: closedBy) }
+        return Reading(status: restrictionsCurrent ? PassStatus(directions: directions) : .unknown, directions: directions, closedBy: [])
+    }
+
+    var status: PassStatus { reading.status }
 
     /// The data contract, keys in their documented order.
     var json: JSONValue {
+        let reading = reading
         var object = JSONObject()
         object["id"] = .string(pass.slug)
         object["name"] = .string(pass.name)
-        object["status"] = .string(status.rawValue)
+        object["status"] = .string(reading.status.rawValue)
+        if !reading.closedBy.isEmpty { object["closedBy"] = .array(reading.closedBy.map(JSONValue.string)) }
         object["conditions"] = JSONValue(conditions)
         object["weather"] = JSONValue(weather)
         object["temperatureF"] = temperatureF.map(Self.number) ?? .null
         object["elevationFt"] = JSONValue(elevationFt)
-        object["restrictions"] = .array(restrictions.map { $0.json(current: restrictionsCurrent) })
+        object["restrictions"] = .array(zip(restrictions, reading.directions).map { $0.json(current: restrictionsCurrent, status: $1) })
         object["updated"] = JSONValue(updated)
         object["reportAge"] = JSONValue(reportAge)
         object["url"] = .string(Redaction.redact(url))

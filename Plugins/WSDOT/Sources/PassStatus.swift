@@ -2,14 +2,14 @@
 enum PassStatus: String, Sendable, CaseIterable {
     case open, restricted, closed, unknown
 
-    /// The status of one direction from its restriction text. Case and spacing never matter:
-    /// "No Restrictions" and "no  restrictions" are both open. Closure wins over everything,
-    /// because a text such as "Pass closed, no restrictions west of North Bend" means closed.
+    /// The status of one direction from its restriction text alone. Case and spacing never
+    /// matter: "No restrictions" and "no  restrictions" are both open. Closure wins over
+    /// everything, because a text such as "Pass closed, no restrictions west of North Bend"
+    /// means closed; closed to a class of vehicle only is restricted (`RoadClosure`).
     init(restriction text: String) {
-        let squeezed = String(text.lowercased().filter { !$0.isWhitespace })
-        if Self.closedPhrases.contains(where: squeezed.contains) || squeezed.hasPrefix("closed") {
+        if RoadClosure(in: text, isRestriction: true) != nil {
             self = .closed
-        } else if squeezed.contains("norestriction") {
+        } else if text.lowercased().filter({ !$0.isWhitespace }).contains("norestriction") {
             self = .open
         } else {
             self = .restricted
@@ -30,7 +30,4 @@ enum PassStatus: String, Sendable, CaseIterable {
             self = .restricted
         }
     }
-
-    /// Whitespace-free phrases that mean the road is shut.
-    private static let closedPhrases = ["passclosed", "passisclosed", "roadclosed", "roadisclosed", "highwayclosed", "highwayisclosed", "closedfortheseason", "closedseasonally"]
 }
