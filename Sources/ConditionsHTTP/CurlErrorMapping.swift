@@ -16,7 +16,9 @@ extension Transfer {
         case CURLE_COULDNT_RESOLVE_HOST:
             return .dns(host: host)
         case CURLE_COULDNT_CONNECT:
-            return .refused(host: host)
+            // The port too, when the URL gives one: "refused by 127.0.0.1" names no upstream
+            // among several on one machine.
+            return .refused(host: url.port.map { "\(host):\($0)" } ?? host)
         case CURLE_OPERATION_TIMEDOUT:
             let limits = submission.limits
             // curl reports both limits with one code; only the overall one can take this long.

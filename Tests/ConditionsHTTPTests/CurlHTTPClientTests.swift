@@ -176,12 +176,11 @@ struct CurlHTTPClientTests {
     }
 
     @Test func closedPortIsRefused() async throws {
-        let server = try startServer()
-        let url = server.url("/anything?client_secret=xyz")
-        server.stop()
+        let closed = try LoopbackServer.RefusedPort()
         let client = try makeClient()
-        let error = await httpError { _ = try await client.get(url) }
-        #expect(error == .refused(host: "127.0.0.1"))
+        let error = await httpError { _ = try await client.get(closed.url("/anything?client_secret=xyz")) }
+        #expect(error == .refused(host: "127.0.0.1:\(closed.port)"))
+        withExtendedLifetime(closed) {}
     }
 
     @Test func unresolvableHostIsADNSError() async throws {
@@ -239,9 +238,9 @@ struct CurlHTTPClientTests {
             $0.redirectChain(from: "/loop", hops: 3, to: "/loop?client_secret=xyz")
             $0.route("/cut", Response(body: Data(count: 4_096)).with(.closeMidBody(afterBytes: 10)))
         }
-        let closed = try startServer()
+        let closed = try LoopbackServer.RefusedPort()
         let closedURL = closed.url("/x?client_secret=xyz")
-        closed.stop()
+        defer { withExtendedLifetime(closed) {} }
         let client = try makeClient(HTTPLimits(timeout: 1, maxBodyBytes: 1_024, maxRedirects: 2))
         let query = "?client_secret=xyz&access_token=xyz&password=xyz"
 
