@@ -193,7 +193,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
-            ]
+            ],
+            // The built-in default config: the repository's sources.json (a link to it), compiled in.
+            resources: [.embedInCode("Resources/sources.json")]
         ),
 
         // MARK: Benchmarks (`scripts/dev bench`)

@@ -86,6 +86,11 @@ public protocol ConditionsSource: Sendable {
     /// `MoonData.presentations`).
     static var presentations: [any ResultPresentation] { get }
 
+    /// What this instance needs beyond its options, each checked now: a program it runs, a
+    /// folder it reads. `conditions doctor` prints them beside the live request it makes to
+    /// the instance; the host knows no module's needs. None by default.
+    func healthChecks() async -> [HealthCheck]
+
     /// Answers a URN the router matched to one of `routes`. Throw `ConditionsError`
     /// (`.invalidArguments`, `.notFound` with suggestions, `.upstream`, `.badResponse`) or
     /// `HTTPError`; any error fails this URN only.
@@ -105,6 +110,8 @@ extension ConditionsSource {
     public static var secretOptions: Set<String> { [] }
     /// No presentations of its own: results read as generic key/value lines.
     public static var presentations: [any ResultPresentation] { [] }
+    /// Nothing to check beyond the live request.
+    public func healthChecks() async -> [HealthCheck] { [] }
 }
 
 /// What a module's initializer receives: its instance id, its options and the config's context.

@@ -22,13 +22,19 @@ public struct SourceOptions: Sendable {
     public let object: JSONObject
     /// The folder relative paths resolve against: the config file's folder.
     public let baseDirectory: URL
+    /// Where the program's own data is installed (`share/conditions` beside it): a relative
+    /// path that names nothing under `baseDirectory` but something here resolves here, so a
+    /// copy of the default config (`config init`, `/etc/conditions`) still finds the recordings.
+    public var dataDirectory: URL?
     private var read: Set<String> = []
 
-    /// Options at `path` holding `object`; relative paths resolve against `baseDirectory`.
-    public init(path: String, object: JSONObject, baseDirectory: URL) {
+    /// Options at `path` holding `object`; relative paths resolve against `baseDirectory`,
+    /// then `dataDirectory`.
+    public init(path: String, object: JSONObject, baseDirectory: URL, dataDirectory: URL? = nil) {
         self.path = path
         self.object = object
         self.baseDirectory = baseDirectory
+        self.dataDirectory = dataDirectory
     }
 
     /// The raw value of `key`, or nil when absent.
@@ -94,7 +100,8 @@ public struct SourceOptions: Sendable {
         return strings
     }
 
-    /// A file or folder path, resolved against the config file's folder when relative; nil when absent.
+    /// A file or folder path, resolved against the config file's folder when relative (or the
+    /// program's data folder, when only that holds it); nil when absent.
     public mutating func path(_ key: String) throws(ConditionsError) -> URL? {
         guard let string = try string(key) else { return nil }
         guard !string.isEmpty else { throw ConditionsError.configuration("\(path).\(key): the path is empty") }
@@ -103,14 +110,19 @@ public struct SourceOptions: Sendable {
             let home = FileManager.default.homeDirectoryForCurrentUser
             return home.appendingPathComponent(String(string.dropFirst(min(2, string.count)))).standardizedFileURL
         }
-        return baseDirectory.appendingPathComponent(string).standardizedFileURL
+        let resolved = baseDirectory.appendingPathComponent(string).standardizedFileURL
+        if let dataDirectory, !FileManager.default.fileExists(atPath: resolved.path) {
+            let installed = dataDirectory.appendingPathComponent(string).standardizedFileURL
+            if FileManager.default.fileExists(atPath: installed.path) { return installed }
+        }
+        return resolved
     }
 
     /// A nested options object (its own unknown keys are checked by its own `finish()`), or nil when absent.
     public mutating func object(_ key: String) throws(ConditionsError) -> SourceOptions? {
         guard let value = value(key), !value.isNull else { return nil }
         guard let nested = value.objectValue else { throw typeError(key, "an object", value) }
-        return SourceOptions(path: "\(path).\(key)", object: nested, baseDirectory: baseDirectory)
+        return SourceOptions(path: "\(path).\(key)", object: nested, baseDirectory: baseDirectory, dataDirectory: dataDirectory)
     }
 
     /// Throws a `configuration` error listing every key no accessor has read.

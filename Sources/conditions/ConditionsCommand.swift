@@ -31,7 +31,7 @@ struct ConditionsCommand: AsyncParsableCommand {
         stdout closed; a closed pipe ends the run by SIGPIPE unless SIGPIPE is ignored).
         """,
         version: Version.current,
-        subcommands: [ReportCommand.self, WatchCommand.self, HistoryCommand.self, ServeCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, CompletionCommand.self, MCPCommand.self],
+        subcommands: [ReportCommand.self, WatchCommand.self, HistoryCommand.self, ServeCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, DoctorCommand.self, ConfigCommand.self, CompletionCommand.self, MCPCommand.self],
         defaultSubcommand: ReportCommand.self)
 }
 
@@ -111,7 +111,7 @@ enum Main {
     /// checks this list against `--experimental-dump-help`).
     static let optionsWithValues: Set<String> = [
         "--config", "--profile", "--cache-dir", "--format", "--template", "--now",
-        "--every", "--exec", "--exec-timeout", "--count", "--listen", "--token", "--since", "--until",
+        "--every", "--exec", "--exec-timeout", "--count", "--listen", "--token", "--since", "--until", "--timeout",
     ]
 
     /// Lets options come before the subcommand, as git and kubectl allow:

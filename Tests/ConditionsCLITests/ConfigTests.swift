@@ -138,16 +138,23 @@ import Testing
         let explicit = try await CLI.run(["--config", broken.path, "pass:white"], in: elsewhere, environment: ["CONDITIONS_CONFIG": dir.appendingPathComponent("sources.json").path])
         #expect(explicit.status == 2)
         #expect(explicit.stderr.contains("broken.json:1:2"))
-        // XDG config home is the last place looked.
+        // XDG config home comes after the working folder.
         let xdg = elsewhere.appendingPathComponent("xdg/conditions")
         try FileManager.default.createDirectory(at: xdg, withIntermediateDirectories: true)
         try minimal().write(to: xdg.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
         let viaXDG = try await CLI.run(["pass:white"], in: elsewhere, environment: ["XDG_CONFIG_HOME": elsewhere.appendingPathComponent("xdg").path])
         #expect(viaXDG.status == 0, "\(viaXDG.stderr)")
-        // Nothing anywhere: the error lists where it looked.
-        let nowhere = try await CLI.run(["pass:white"], in: elsewhere)
-        #expect(nowhere.status == 2)
-        #expect(nowhere.stderr.contains("no sources.json found"))
+        #expect(try await CLI.run(["config", "path"], in: elsewhere, environment: ["XDG_CONFIG_HOME": elsewhere.appendingPathComponent("xdg").path]).stdout
+                == xdg.appendingPathComponent("sources.json").path + "\n")
+        // Nothing anywhere: the built-in default answers (a local URN; no network here).
+        let nowhere = try await CLI.run(["--format", "ndjson", "moon:now"], in: elsewhere)
+        #expect(nowhere.status == 0, "\(nowhere.stderr)")
+        #expect(nowhere.stdout.contains(#""source":"astronomy""#))
+        #expect(try await CLI.run(["config", "path"], in: elsewhere).stdout == "built-in\n")
+        // A --config or $CONDITIONS_CONFIG that names nothing is an error, never the default.
+        let missing = try await CLI.run(["moon:now"], in: elsewhere, environment: ["CONDITIONS_CONFIG": "nope.json"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr == "conditions: CONDITIONS_CONFIG: nope.json: no such file\n")
     }
 
     @Test func profilesFromFlagOrEnvironment() async throws {

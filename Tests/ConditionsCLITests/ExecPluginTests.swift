@@ -2,10 +2,10 @@ import Foundation
 import TestHarness
 import Testing
 
-/// The Exec module end to end: the shipped Python example through the built binary and the
-/// repository's sources.json, and a failing plugin next to working sources.
+/// The Exec module end to end: the Python example through the built binary and its own
+/// sources.json (examples/ferries), and a failing plugin next to working sources.
 @Suite struct ExecPluginTests {
-    let config = CLI.packageRoot.appendingPathComponent("sources.json").path
+    let config = CLI.packageRoot.appendingPathComponent("examples/ferries/sources.json").path
 
     func objects(_ output: CLI.Output) throws -> [[String: Any]] {
         try output.stdoutLines.map { try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }

@@ -9,8 +9,7 @@ import Testing
 /// WSDOT's feed nor a browser, stale reports in text output, and watch ignoring a report's age.
 @Suite struct WSDOTRealSiteTests {
     let shipped = CLI.packageRoot.appendingPathComponent("sources.json").path
-    /// A PATH with python3 (the shipped config's ferries example runs it) and no Chromium,
-    /// neither in it nor in a `lib/chromium` beside it.
+    /// A PATH with no Chromium, neither in it nor in a `lib/chromium` beside it.
     let noBrowser: [String: String]
     let folder: URL
 
@@ -18,7 +17,6 @@ import Testing
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-browser-\(UUID().uuidString)")
         let bin = folder.appendingPathComponent("bin")
         try FileManager.default.createDirectory(at: bin, withIntermediateDirectories: true)
-        try FileManager.default.createSymbolicLink(atPath: bin.appendingPathComponent("python3").path, withDestinationPath: "/usr/bin/python3")
         noBrowser = ["PATH": bin.path]
     }
 

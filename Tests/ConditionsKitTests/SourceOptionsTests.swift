@@ -138,4 +138,22 @@ import Testing
         let error = #expect(throws: ConditionsError.self) { try options.path("empty") }
         #expect(error?.message == "sources.x.options.empty: the path is empty")
     }
+
+    @Test func aRelativePathFoundOnlyInTheDataDirectoryResolvesThere() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("data-dir-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let config = root.appendingPathComponent("etc/conditions")
+        let data = root.appendingPathComponent("usr/share/conditions")
+        for folder in [config.appendingPathComponent("Mine"), data.appendingPathComponent("Fixtures"), data.appendingPathComponent("Mine")] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        var options = SourceOptions(path: "sources.x.options", object: JSONObject([("recordings", "Fixtures"), ("own", "Mine"), ("absent", "Nowhere")]),
+                                    baseDirectory: config, dataDirectory: data)
+        // Only installed beside the program: found there, as a copy of the default needs.
+        #expect(try options.path("recordings")?.path == data.appendingPathComponent("Fixtures").path)
+        // The config's folder wins when it has it.
+        #expect(try options.path("own")?.path == config.appendingPathComponent("Mine").path)
+        // Nowhere: the config-relative path, which the module's error names.
+        #expect(try options.path("absent")?.path == config.appendingPathComponent("Nowhere").path)
+    }
 }

@@ -8,7 +8,7 @@ import Foundation
 ///
 /// ```json
 /// "exec-ferries": { "module": "Exec", "options": {
-///     "command": ["python3", "Plugins/Examples/ferries.py"], "routes": ["ferry:{route}"],
+///     "command": ["python3", "ferries.py"], "routes": ["ferry:{route}"],
 ///     "timeout": 5, "maxOutputBytes": 1048576 } }
 /// ```
 ///

@@ -38,6 +38,11 @@ public struct FixturesSource: ConditionsSource {
         return schemes.sorted().flatMap { scheme in fixtureNames(scheme: scheme).map { "\(scheme):\($0)" } }
     }
 
+    /// The recordings folder, which the config check found.
+    public func healthChecks() async -> [HealthCheck] {
+        [HealthCheck("recordings", found: directory.path)]
+    }
+
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let scheme = location.urn.scheme.lowercased()
         let name = try location.argument("name")

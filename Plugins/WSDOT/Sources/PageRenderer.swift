@@ -108,14 +108,14 @@ extension PageRenderer {
         let outcome = await Self.run(argv, timeout: .milliseconds(Int64(max(0.001, limits.timeout) * 1000)), maxBytes: max(0, limits.maxBodyBytes))
         let what = "rendering \(shownURL) with \(name)"
         switch outcome {
-        case .page(let data) where data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }):
-            throw ConditionsError.badResponse("\(what): the program printed nothing")
-        case .page(let data):
+        case .page(let data, let stderr) where data.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }):
+            throw ConditionsError.badResponse("\(what): the program printed nothing" + Self.lastWords(stderr))
+        case .page(let data, _):
             return HTTPResponse(status: 200, headers: ["content-type": "text/html; charset=utf-8"], body: data, url: url)
-        case .exited(let code):
-            throw ConditionsError.upstream("\(what): the program exited with status \(code)")
-        case .signalled(let signal):
-            throw ConditionsError.upstream("\(what): the program was killed by \(SignalName.describe(signal))")
+        case .exited(let code, let stderr):
+            throw ConditionsError.upstream("\(what): the program exited with status \(code)" + Self.lastWords(stderr))
+        case .signalled(let signal, let stderr):
+            throw ConditionsError.upstream("\(what): the program was killed by \(SignalName.describe(signal))" + Self.lastWords(stderr))
         case .tooLarge:
             throw ConditionsError.badResponse("\(what): the page is larger than maxBodyBytes (\(limits.maxBodyBytes) bytes); the program was stopped")
         case .timedOut:
@@ -134,11 +134,26 @@ extension PageRenderer {
         value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
     }
 
-    /// How one run ended.
+    /// What the program said last on stderr, as `; it said: …`, or nothing: Chromium's own
+    /// error (`net::ERR_NAME_NOT_RESOLVED`) says why far better than an exit status. A network
+    /// error code anywhere in the tail wins over the last line, which Chromium may spend on a
+    /// shutdown notice. At most 300 characters, control characters dropped.
+    static func lastWords(_ stderr: Data) -> String {
+        let text = String(decoding: stderr, as: UTF8.self)
+        let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        let networkError = lines.last { $0.contains("net::ERR_") }
+        guard var line = networkError ?? lines.last else { return "" }
+        // Chromium's "[1126/174537.039381:ERROR:…/headless_command_handler.cc:403] " prefix says nothing to a user.
+        if line.hasPrefix("["), let end = line.range(of: "] ") { line = String(line[end.upperBound...]) }
+        let cleaned = String(line.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }.map(Character.init))
+        return "; it said: " + (cleaned.count > 300 ? String(cleaned.prefix(299)) + "…" : cleaned)
+    }
+
+    /// How one run ended; stderr is the last of what the program wrote there.
     enum Outcome: Sendable {
-        case page(Data)
-        case exited(Int)
-        case signalled(Int32)
+        case page(Data, stderr: Data)
+        case exited(Int, stderr: Data)
+        case signalled(Int32, stderr: Data)
         case tooLarge
         case timedOut
         case notFound
@@ -146,11 +161,11 @@ extension PageRenderer {
         case cancelled
     }
 
-    /// Runs `argv` with stdout read up to `maxBytes`, stdin empty and stderr discarded (Chromium
-    /// is chatty there, and nothing in it is the page).
+    /// Runs `argv` with stdout read up to `maxBytes`, stdin empty and the last 8 KiB of stderr
+    /// kept (Chromium is chatty there; only its last words explain a failure).
     static func run(_ argv: [String], timeout: Duration, maxBytes: Int) async -> Outcome {
         let process = SupervisedProcess(
-            program: argv[0], arguments: Array(argv.dropFirst()), output: .collect(limit: maxBytes, stderrTail: 0), timeout: timeout,
+            program: argv[0], arguments: Array(argv.dropFirst()), output: .collect(limit: maxBytes, stderrTail: 8 << 10), timeout: timeout,
             // No SIGTERM first, unlike a `watch` hook: a late page is thrown away, so the
             // browser has nothing to finish, and a browser shutting down politely can take
             // seconds the caller is already owed.
@@ -160,9 +175,9 @@ extension PageRenderer {
         do {
             let run = try await process.run()
             switch run.ending {
-            case .exited(0): return .page(run.stdout)
-            case .exited(let code): return .exited(Int(code))
-            case .signaled(let signal): return .signalled(signal)
+            case .exited(0): return .page(run.stdout, stderr: run.stderrTail)
+            case .exited(let code): return .exited(Int(code), stderr: run.stderrTail)
+            case .signaled(let signal): return .signalled(signal, stderr: run.stderrTail)
             case .timedOut: return .timedOut
             case .outputTooLarge: return .tooLarge
             case .cancelled: return .cancelled

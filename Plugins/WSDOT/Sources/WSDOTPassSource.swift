@@ -56,6 +56,28 @@ public struct WSDOTPassSource: ConditionsSource {
 
     /// Answers `pass:all` with `{"passes": [...]}` in configured order, or `pass:{name}` with one
     /// pass; `snowfall:` URNs with a season's snowfall.
+    /// The page renderer, when pages are rendered: a Chromium found, or the argv's program.
+    public func healthChecks() async -> [HealthCheck] {
+        guard let renderer = settings.renderer else { return [] }
+        switch renderer.program {
+        case .chromium:
+            guard let found = PageRenderer.findChromium() else {
+                return [HealthCheck("page renderer", problem: "no Chromium found on PATH (\(PageRenderer.chromiumNames.joined(separator: ", ")))",
+                                    fix: "apt-get install chromium-headless-shell, or read WSDOT's feed instead (\"mode\": \"feed\")")]
+            }
+            return [HealthCheck("page renderer", found: found)]
+        case .argv(let argv):
+            let program = argv.first ?? ""
+            let found = program.contains("/") ? (access(program, X_OK) == 0 ? program : nil)
+                : (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
+            guard let found else {
+                return [HealthCheck("page renderer", problem: "cannot run \(program): no such program\(program.contains("/") ? "" : " on PATH")",
+                                    fix: "install it, or set \(renderer.optionPath) to a program that prints the rendered page")]
+            }
+            return [HealthCheck("page renderer", found: found)]
+        }
+    }
+
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         if location.pattern.scheme == SnowfallService.scheme {
             return try await SnowfallService(baseURL: settings.snowfallURL, pageURL: { [settings] in settings.pageURL(for: $0) })

@@ -147,7 +147,32 @@ struct RenderTests {
         #expect(nothing.error.kind == "badResponse")
         #expect(nothing.error.message.contains("printed nothing"))
         let failing = try await failingRender(#"echo oops >&2; exit 3"#)
-        #expect(failing.error.message.contains("exited with status 3"))
+        #expect(failing.error.message.hasSuffix("exited with status 3; it said: oops"), "\(failing.error.message)")
+    }
+
+    @Test("Chromium failing to load the page: the error carries Chromium's own words (net::ERR_NAME_NOT_RESOLVED)")
+    func chromiumsOwnWords() async throws {
+        // .invalid never resolves (RFC 6761), with or without a network.
+        let source = try makeSource(.json(#"{"baseURL": "http://wsdot-conditions-test.invalid/mountainpasses", "render": "chromium", "passes": ["stevens"]}"#))
+        let error = try #require(await resolveError("pass:stevens", with: source, http: RecordingHTTPClient([:])) as? ConditionsError)
+        #expect(error.kind == .upstream)
+        #expect(error.message.contains("exited with status"), "\(error.message)")
+        #expect(error.message.hasSuffix("; it said: Page load failed: net::ERR_NAME_NOT_RESOLVED"), "\(error.message)")
+        #expect(!error.message.contains("\n"))
+    }
+
+    @Test("the last words: a network error anywhere in the tail, else the last line; log prefixes and control characters go")
+    func lastWords() {
+        let chromium = """
+            [1126/174536.925172:ERROR:dbus/bus.cc:405] Failed to connect to the bus
+            [1126/174537.039381:ERROR:components/headless/command_handler/headless_command_handler.cc:403] Page load failed: net::ERR_CONNECTION_REFUSED
+            [1126/174537.100000:WARNING:shutdown] bye
+
+            """
+        #expect(PageRenderer.lastWords(Data(chromium.utf8)) == "; it said: Page load failed: net::ERR_CONNECTION_REFUSED")
+        #expect(PageRenderer.lastWords(Data("first\nsecond\u{7}\n".utf8)) == "; it said: second")
+        #expect(PageRenderer.lastWords(Data()) == "")
+        #expect(PageRenderer.lastWords(Data(String(repeating: "x", count: 1000).utf8)).count == "; it said: ".count + 300)
     }
 
     @Test("a program that prints the shell gets the render-specific diagnosis")

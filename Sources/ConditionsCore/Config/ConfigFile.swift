@@ -4,33 +4,57 @@ import Foundation
 
 /// Finds and reads `sources.json`, turning JSON syntax errors into `file:line:column` messages.
 package struct ConfigFile {
-    /// Where the config was read from.
+    /// Where the config was read from; for the built-in default, a `sources.json` in the
+    /// folder its relative paths resolve against (`directory`), which need not exist.
     package let url: URL
     /// The parsed top-level object, keys in file order.
     package let root: JSONObject
+    /// Whether this is the default compiled into the program, no file at all.
+    package var isBuiltIn = false
 
     /// The folder holding the config; relative paths in it resolve against this.
     package var directory: URL { url.deletingLastPathComponent() }
 
-    /// Lookup order: `--config`, `$CONDITIONS_CONFIG`, `./sources.json`,
-    /// `$XDG_CONFIG_HOME/conditions/sources.json` (default `~/.config/...`).
-    package static func locate(explicit: String?, environment: [String: String], currentDirectory: URL) throws(ConfigurationError) -> URL {
+    /// How messages name it: the file's path, or "built-in config".
+    package var name: String { isBuiltIn ? Self.builtInName : url.path }
+
+    /// How messages name the default compiled into the program.
+    package static let builtInName = "built-in config"
+
+    /// The system-wide config, a Debian package's conffile: step 5 of the lookup.
+    package static let systemFile = URL(fileURLWithPath: "/etc/conditions/sources.json")
+
+    /// The config file to read, in lookup order (docs/configuration.md):
+    /// 1. `--config`; 2. `$CONDITIONS_CONFIG`; 3. `./sources.json`;
+    /// 4. `$XDG_CONFIG_HOME/conditions/sources.json` (default `~/.config/...`);
+    /// 5. `/etc/conditions/sources.json`; nil: 6, the built-in default. A file that is found
+    /// replaces the default entirely.
+    package static func locate(explicit: String?, environment: [String: String], currentDirectory: URL,
+                               systemFile: URL = systemFile) throws(ConfigurationError) -> URL? {
         if let explicit {
             return try existing(explicit, origin: "--config", currentDirectory: currentDirectory)
         }
         if let fromEnvironment = environment["CONDITIONS_CONFIG"], !fromEnvironment.isEmpty {
             return try existing(fromEnvironment, origin: "CONDITIONS_CONFIG", currentDirectory: currentDirectory)
         }
+        let candidates = [currentDirectory.appendingPathComponent("sources.json"), userFile(environment: environment), systemFile]
+        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
+    }
+
+    /// `$XDG_CONFIG_HOME/conditions/sources.json` (default `~/.config/conditions/sources.json`):
+    /// the user's own config, where `config init` writes.
+    package static func userFile(environment: [String: String]) -> URL {
         let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
             ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
-        let candidates = [
-            currentDirectory.appendingPathComponent("sources.json"),
-            configHome.appendingPathComponent("conditions/sources.json"),
-        ]
-        if let found = candidates.first(where: { FileManager.default.fileExists(atPath: $0.path) }) {
-            return found
-        }
-        throw ConfigurationError("no sources.json found (looked in \(candidates.map(\.path).joined(separator: ", "))); pass --config FILE or set CONDITIONS_CONFIG")
+        return configHome.appendingPathComponent("conditions/sources.json")
+    }
+
+    /// The default compiled into the program (`data`), its relative paths resolving against
+    /// `directory` (the recordings installed beside the program).
+    package static func builtIn(_ data: Data, directory: URL) throws(ConfigurationError) -> ConfigFile {
+        var file = try parse(data, url: directory.appendingPathComponent("sources.json"), name: builtInName)
+        file.isBuiltIn = true
+        return file
     }
 
     private static func existing(_ path: String, origin: String, currentDirectory: URL) throws(ConfigurationError) -> URL {
@@ -78,6 +102,11 @@ package struct ConfigFile {
         } catch {
             throw ConfigurationError("\(name): cannot read: \(error.localizedDescription)")
         }
+        return try parse(data, url: url, name: name)
+    }
+
+    /// `data` as a config read from `url`, named `name` in messages.
+    private static func parse(_ data: Data, url: URL, name: String) throws(ConfigurationError) -> ConfigFile {
         let value: JSONValue
         // A repeated key is an error: the parser would otherwise keep the last value and the
         // first (a whole source, say) would vanish without a word.

@@ -108,8 +108,16 @@ package struct Configuration {
         package static let maximumURNs = 100
     }
 
-    /// The config file read.
+    /// The config file read (the built-in default: a `sources.json` in the folder its
+    /// relative paths resolve against).
     package var file: URL
+    /// Whether it is the default compiled into the program.
+    package var isBuiltIn: Bool
+    /// Where the program's own data is installed (`share/conditions`), which relative paths
+    /// in options fall back to (`SourceOptions.dataDirectory`); the program sets it.
+    package var dataDirectory: URL? = nil
+    /// How messages name it: the file's path, or "built-in config".
+    package var name: String { isBuiltIn ? ConfigFile.builtInName : file.path }
     /// The profile applied, if any.
     package var profile: String?
     /// The `location`: the default place of every source.
@@ -279,8 +287,8 @@ package struct Configuration {
         let dashboard = readDashboard(root["dashboard"], directory: file.directory, problems: &problems)
         let history = readHistory(root["history"], directory: file.directory, problems: &problems)
 
-        guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.url.path): \($0)" }) }
-        return Configuration(file: file.url, profile: requested, place: place, places: places, instances: instances,
+        guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.name): \($0)" }) }
+        return Configuration(file: file.url, isBuiltIn: file.isBuiltIn, profile: requested, place: place, places: places, instances: instances,
                              routes: routes.sorted { $0.scheme < $1.scheme }, report: report, http: defaults, cache: cache, serve: serve,
                              dashboard: dashboard, history: history)
     }
@@ -413,6 +421,15 @@ package struct Configuration {
             (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
                 || byte == UInt8(ascii: "_") || byte == UInt8(ascii: "-")
         }
+    }
+
+    /// `file` as it reads once `profile` is applied: the overlay merged in, `profiles` left
+    /// out (`config show`). Nothing is substituted.
+    package static func effectiveDocument(_ file: ConfigFile, profile: String?) -> JSONObject {
+        var root = file.root
+        if let profile, let overlay = root["profiles"]?[profile]?.objectValue { root = merge(root, overlay) }
+        root["profiles"] = nil
+        return root
     }
 
     static func merge(_ base: JSONObject, _ overlay: JSONObject) -> JSONObject {

@@ -135,6 +135,32 @@ package struct Resolver: Sendable {
         }
     }
 
+    /// Each instance of the chain `text` routes to, asked directly in turn with nothing cached
+    /// (whatever this resolver's policy): `conditions doctor`'s live request. Throws only when
+    /// `text` is no URN or no route matches it.
+    package func probeEach(_ text: String) async throws -> [(instance: SourceInstance, outcome: Result<ResultRecord, any Error>, duration: Duration)] {
+        let urn = try URN(text)
+        let (_, chain) = try runtime.router.match(urn)
+        var uncached = self
+        uncached.cache = CachePolicy()
+        var outcomes: [(instance: SourceInstance, outcome: Result<ResultRecord, any Error>, duration: Duration)] = []
+        for link in chain.links {
+            guard let location = link.location(of: urn) else { continue }
+            let started = ContinuousClock.now
+            let outcome: Result<ResultRecord, any Error>
+            do {
+                switch try await uncached.attempt(text, location: location, instance: link.instance) {
+                case .answered(let record): outcome = .success(record)
+                case .failed(let error, _): outcome = .failure(error)
+                }
+            } catch {
+                outcome = .failure(error)
+            }
+            outcomes.append((link.instance, outcome, started.duration(to: .now)))
+        }
+        return outcomes
+    }
+
     /// The cache key of `text` from `instance`: a hash, so a key (stored in its entry to catch
     /// file-name collisions) never holds a URN, an option or a secret in clear text.
     func cacheKey(_ text: String, instance: SourceInstance) -> String {

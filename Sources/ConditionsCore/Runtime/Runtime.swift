@@ -23,6 +23,10 @@ package struct Runtime: Sendable {
     package struct ConfigurationSummary: Sendable {
         /// The config file read.
         package let file: URL
+        /// Whether it is the default compiled into the program.
+        package var isBuiltIn = false
+        /// How messages name it: the file's path, or "built-in config".
+        package var name: String { isBuiltIn ? ConfigFile.builtInName : file.path }
         /// The profile applied, if any.
         package let profile: String?
         /// The configured location.
@@ -82,7 +86,7 @@ package struct Runtime: Sendable {
             instanceLogger[metadataKey: "source"] = "\(entry.id)"
             let sourceConfiguration = SourceConfiguration(
                 instance: entry.id,
-                options: SourceOptions(path: path, object: substituted, baseDirectory: configuration.directory),
+                options: SourceOptions(path: path, object: substituted, baseDirectory: configuration.directory, dataDirectory: configuration.dataDirectory),
                 configDirectory: configuration.directory,
                 place: configuration.place,
                 places: configuration.places,
@@ -118,14 +122,14 @@ package struct Runtime: Sendable {
             // An option's error may quote its value, which may hold a substituted secret; the
             // log handler only learns the secrets once loading succeeds, so mask them here.
             let masked = problems.map { problem in secrets.reduce(problem) { $0.replacingOccurrences(of: $1, with: Redaction.mask) } }
-            throw ConfigurationError(problems: masked.map { "\(configuration.file.path): \($0)" })
+            throw ConfigurationError(problems: masked.map { "\(configuration.name): \($0)" })
         }
         self.router = router
         self.instances = instances
         self.secrets = secrets
         self.catalog = catalog
         self.configuration = ConfigurationSummary(
-            file: configuration.file, profile: configuration.profile, place: configuration.place,
+            file: configuration.file, isBuiltIn: configuration.isBuiltIn, profile: configuration.profile, place: configuration.place,
             places: configuration.places, routes: configuration.routes,
             report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard,
             history: configuration.history)

@@ -20,21 +20,21 @@ struct CheckCommand: ParsableCommand {
             do {
                 _ = try runtime.router.match(URN(text))
             } catch {
-                problems.append("\(runtime.configuration.file.path): report[\(index)]: \(error.description)")
+                problems.append("\(runtime.configuration.name): report[\(index)]: \(error.description)")
             }
         }
         for (index, text) in (runtime.configuration.dashboard.urns ?? []).enumerated() {
             do {
                 _ = try runtime.router.match(URN(text))
             } catch {
-                problems.append("\(runtime.configuration.file.path): dashboard.urns[\(index)]: \(error.description)")
+                problems.append("\(runtime.configuration.name): dashboard.urns[\(index)]: \(error.description)")
             }
         }
         guard problems.isEmpty else { throw Failure.configuration(ConfigurationError(problems: problems)) }
         let summary = runtime.configuration
         let chained = runtime.router.routes.count { $0.handler.links.count > 1 }
         let places = summary.places?.names.count ?? 0
-        write("ok: \(summary.file.path)\(summary.profile.map { " (profile \($0))" } ?? ""): \(runtime.instances.count) sources, \(runtime.router.routes.count) routes"
+        write("ok: \(summary.name)\(summary.profile.map { " (profile \($0))" } ?? ""): \(runtime.instances.count) sources, \(runtime.router.routes.count) routes"
               + (chained > 0 ? " (\(chained) with fallbacks)" : "") + (places > 0 ? ", \(places) places" : "")
               + ", \(summary.report.count) report URNs\n", to: .standardOutput)
     }

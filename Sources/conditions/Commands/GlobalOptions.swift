@@ -7,7 +7,9 @@ import Logging
 
 /// Options every subcommand shares: which config, which profile, how chatty.
 struct GlobalOptions: ParsableArguments {
-    @Option(name: .long, help: ArgumentHelp("Config file (default: $CONDITIONS_CONFIG, ./sources.json, ~/.config/conditions/sources.json).", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp(
+        "Config file. Without it: $CONDITIONS_CONFIG, ./sources.json, $XDG_CONFIG_HOME/conditions/sources.json (~/.config/…), /etc/conditions/sources.json, else the built-in default; `conditions config path` says which.",
+        valueName: "file"))
     var config: String?
 
     @Option(name: .long, help: ArgumentHelp("Apply the named profile from the config (default: $CONDITIONS_PROFILE).", valueName: "name"))
@@ -33,12 +35,35 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func loadConfiguration() throws(ConfigurationError) -> Configuration {
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        let url = try ConfigFile.locate(explicit: config, environment: environment, currentDirectory: cwd)
-        let file = try ConfigFile.read(url)
+        let file = try configFile()
         let profileName = profile ?? environment["CONDITIONS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
-        return try Configuration.load(file, profile: profileName, catalog: catalog)
+        var configuration = try Configuration.load(file, profile: profileName, catalog: catalog)
+        configuration.dataDirectory = Self.dataDirectory
+        return configuration
     }
+
+    /// The config file the lookup finds, or the built-in default.
+    func configFile() throws(ConfigurationError) -> ConfigFile {
+        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        guard let url = try ConfigFile.locate(explicit: config, environment: environment, currentDirectory: cwd) else {
+            return try Self.builtInConfig()
+        }
+        return try ConfigFile.read(url)
+    }
+
+    /// The repository's `sources.json`, compiled in: what runs when no config file is found.
+    static var builtInConfigText: Data { Data(PackageResources.sources_json) }
+
+    /// The built-in default, its relative paths resolving against the program's data folder.
+    static func builtInConfig() throws(ConfigurationError) -> ConfigFile {
+        try ConfigFile.builtIn(builtInConfigText, directory: dataDirectory)
+    }
+
+    /// `share/conditions` beside the program's `bin` folder (`/usr/share/conditions` for
+    /// `/usr/bin/conditions`): where `scripts/install-tree` puts the recordings behind the
+    /// `offline` and `replay` profiles. Symbolic links to the program are followed first.
+    static let dataDirectory: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/conditions")
 
     var logLevel: Logger.Level {
         if let level = environment["CONDITIONS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)), verbose == 0 { return level }

@@ -16,7 +16,7 @@ struct SourcesCommand: ParsableCommand {
         // No instance is created here, but anything printed or logged is still masked.
         let secrets = Runtime.secrets(in: configuration, catalog: global.catalog, environment: global.environment)
         LogSetup.secrets.withLock { $0.formUnion(secrets) }
-        var out = "Instances (\(configuration.file.path)\(configuration.profile.map { ", profile \($0)" } ?? "")):\n"
+        var out = "Instances (\(configuration.name)\(configuration.profile.map { ", profile \($0)" } ?? "")):\n"
         let instanceRows = configuration.instances.map { instance -> [String] in
             // A scheme this instance backs up another for says where it stands in the chain.
             let schemes = configuration.routes.compactMap { route -> String? in

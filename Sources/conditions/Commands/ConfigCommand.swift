@@ -1,0 +1,102 @@
+import ArgumentParser
+import ConditionsCore
+import ConditionsJSON
+import ConditionsText
+import Foundation
+
+/// `conditions config path|show|init`: which config is in use, what it says once its profile
+/// is applied, and a copy of the built-in default to edit (docs/configuration.md).
+struct ConfigCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "config",
+        abstract: "Say which config is in use, print it, or write the built-in default for editing.",
+        discussion: """
+        Lookup order: --config, $CONDITIONS_CONFIG, ./sources.json, $XDG_CONFIG_HOME/conditions/sources.json \
+        (~/.config/conditions/sources.json), /etc/conditions/sources.json, else the built-in default. \
+        A file that is found replaces the default entirely.
+
+        \(HelpExamples.block([
+            ("conditions config path", "the file in use, or \"built-in\""),
+            ("conditions config show --profile offline", "the effective config, secrets masked"),
+            ("conditions config init", "write the default to ~/.config/conditions/sources.json"),
+        ]))
+        """,
+        subcommands: [Path.self, Show.self, Init.self])
+
+    /// `config path`: the file in use, or "built-in".
+    struct Path: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "path", abstract: "Print the config file in use, or \"built-in\" when none is found.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let file: ConfigFile
+            do { file = try global.configFile() } catch { throw Failure.configuration(error) }
+            write((file.isBuiltIn ? "built-in" : file.url.path) + "\n", to: .standardOutput)
+        }
+    }
+
+    /// `config show`: the effective config as JSON, secrets masked.
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "show",
+            abstract: "Print the effective config: the profile applied, `profiles` left out, secrets masked.",
+            discussion: "`${ENV}` references are shown as written, never their values; a secret option written literally shows as REDACTED.")
+
+        @OptionGroup var global: GlobalOptions
+
+        func run() throws {
+            let file: ConfigFile
+            let configuration: Configuration
+            do {
+                file = try global.configFile()
+                configuration = try global.loadConfiguration()
+            } catch { throw Failure.configuration(error) }
+            var document = Configuration.effectiveDocument(file, profile: configuration.profile)
+            document["serve"] = document["serve"].map(Self.maskingToken)
+            let secrets = Runtime.secrets(in: configuration, catalog: global.catalog, environment: global.environment)
+            // Longest first, so a secret containing another is masked whole.
+            let text = secrets.sorted { $0.count > $1.count }.reduce(JSONValue.object(document).serialized(pretty: true)) { text, secret in
+                text.replacingOccurrences(of: JSONValue.string(secret).serialized().dropFirst().dropLast(), with: Redaction.mask)
+            }
+            write(text + "\n", to: .standardOutput)
+        }
+
+        /// `serve.token` written literally is a secret; `${ENV}` is not.
+        static func maskingToken(_ serve: JSONValue) -> JSONValue {
+            guard var object = serve.objectValue, let token = object["token"]?.stringValue, !token.contains("${") else { return serve }
+            object["token"] = .string(Redaction.mask)
+            return .object(object)
+        }
+    }
+
+    /// `config init [--force]`: the built-in default, written where the lookup finds it.
+    struct Init: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "init",
+            abstract: "Write the built-in default to $XDG_CONFIG_HOME/conditions/sources.json (~/.config/conditions/sources.json) for editing.",
+            discussion: "Never overwrites a file unless --force is given. The written file replaces the built-in default from then on.")
+
+        @OptionGroup var global: GlobalOptions
+
+        @Flag(help: "Overwrite a config file already there.")
+        var force = false
+
+        func run() throws {
+            let target = ConfigFile.userFile(environment: global.environment)
+            let manager = FileManager.default
+            if manager.fileExists(atPath: target.path), !force {
+                throw Failure.usage("config init: \(target.path) exists; edit it, or pass --force to replace it with the built-in default")
+            }
+            do {
+                try manager.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+                // Written beside and renamed, so a reader never sees half a file.
+                try GlobalOptions.builtInConfigText.write(to: target, options: .atomic)
+            } catch {
+                throw Failure.usage("config init: cannot write \(target.path): \(error.localizedDescription)")
+            }
+            write("wrote \(target.path)\n", to: .standardOutput)
+        }
+    }
+}
