@@ -177,4 +177,21 @@ import Testing
         #expect(run.status == 2)
         #expect(run.stderr.contains("no URNs given"))
     }
+
+    @Test func configShowAppliesTheProfileAndMasksALiteralSecret() async throws {
+        let dir = try Upstream.config(
+            sources: #""wsdot": {"module": "WSDOT", "options": {"mode": "api", "accessCode": "literal-code-7f3a"}}, "nws": {"module": "NWS"}"#,
+            routes: #""pass": "wsdot", "moon": "astronomy""#,
+            extra: #", "serve": {"token": "literal-token-91c2"}, "profiles": {"night": {"routes": {"moon": "astronomy", "forecast": "nws"}}}"#)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let shown = try await CLI.run(["config", "show", "--profile", "night"], in: dir)
+        #expect(shown.status == 0, "\(shown.stderr)")
+        #expect(!shown.stdout.contains("literal-code-7f3a") && !shown.stdout.contains("literal-token-91c2"), "\(shown.stdout)")
+        #expect(shown.stdout.contains(#""accessCode": "REDACTED""#) && shown.stdout.contains(#""token": "REDACTED""#), "\(shown.stdout)")
+        #expect(shown.stdout.contains(#""forecast": "nws""#), "the profile is applied")
+        #expect(!shown.stdout.contains(#""profiles""#))
+        let parsed = try JSONSerialization.jsonObject(with: Data(shown.stdout.utf8)) as? [String: Any]
+        #expect(parsed?["routes"] != nil, "the output is JSON")
+        #expect(try await CLI.run(["config", "path"], in: dir).stdout == dir.appendingPathComponent("sources.json").path + "\n")
+    }
 }

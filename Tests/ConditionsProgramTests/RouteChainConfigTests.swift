@@ -100,7 +100,7 @@ import Testing
 
     @Test func anEmptyChainIsAProblem() throws {
         #expect(try problems(routes: #"{"pass": []}"#)
-                == [#"routes.pass: empty; name at least one source instance, e.g. "fixtures" or ["wsdot-feed", "wsdot-page"]"#])
+                == [#"routes.pass: empty; name at least one source instance under "sources", or several tried in order, as in ["first-choice", "fallback"]"#])
     }
 
     @Test func aRepeatedInstanceIsAProblem() throws {

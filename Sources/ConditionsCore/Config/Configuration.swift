@@ -342,7 +342,7 @@ package struct Configuration {
             return nil
         }
         if elements.isEmpty {
-            problems.append("routes.\(scheme): empty; name at least one source instance, e.g. \"fixtures\" or [\"wsdot-feed\", \"wsdot-page\"]")
+            problems.append("routes.\(scheme): empty; name at least one source instance under \"sources\", or several tried in order, as in [\"first-choice\", \"fallback\"]")
             return nil
         }
         let count = problems.count
