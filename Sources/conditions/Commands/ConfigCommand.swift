@@ -17,8 +17,8 @@ struct ConfigCommand: ParsableCommand {
 
         \(HelpExamples.block([
             ("conditions config path", "the file in use, or \"built-in\""),
-            ("conditions config show --profile offline", "the effective config, secrets masked"),
-            ("conditions config init", "write the default to ~/.config/conditions/sources.json"),
+            ("conditions config show --profile offline", "the effective config, masked"),
+            ("conditions config init", "a copy to edit, in ~/.config"),
         ]))
         """,
         subcommands: [Path.self, Show.self, Init.self])
