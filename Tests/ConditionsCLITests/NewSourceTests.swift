@@ -57,6 +57,9 @@ import Testing
 
         let run = try await Self.newSource(["Tides", "tide"], in: folder)
         #expect(run.status == 0, "\(run.stderr)")
+        // Nothing in the templates runs as a command: backticks in its heredocs once ran
+        // `--help` and `conditions routes` ("--help: command not found").
+        #expect(!run.stderr.contains("command not found"), "\(run.stderr)")
         #expect(run.stdout.contains("\"routes\":  { \"tide\": \"tide\" }"))
 
         let plugin = folder.appendingPathComponent("Plugins/Tides")
@@ -64,6 +67,7 @@ import Testing
         #expect(created == ["README.md", "Sources", "Sources/TidesSource.swift", "Tests", "Tests/TidesTests.swift"])
         let source = try text(plugin.appendingPathComponent("Sources/TidesSource.swift"))
         #expect(source.contains("public struct TidesSource: ConditionsSource {"))
+        #expect(source.contains("/// Shown by `--help` and, as this instance's `examples`, by `conditions routes`."))
         #expect(source.contains("[\"tide:{id}\"]"))
         // The module brings its own presentation; the host is not edited at all.
         #expect(source.contains("struct TidesPresentation: ResultPresentation {"))
