@@ -70,7 +70,7 @@ struct AvalanchePresentation: ResultPresentation {
 
     func changeKey(_ data: JSONValue) -> ChangeKey {
         if let zones = data["zones"]?.arrayValue {
-            let levels = zones.compactMap { $0["rating"]?["level"]?.intValue }.filter(DangerScale.isRated)
+            let levels = zones.compactMap { $0["rating"]?["level"]?.intValue }.filter { DangerScale.isRated($0) }
             let status = levels.max().map { DangerScale.levels[$0 - 1].name }
                 ?? (zones.allSatisfy { $0["status"]?.stringValue == ZoneStatus.offSeason.rawValue } ? ZoneStatus.offSeason.rawValue : ZoneStatus.noRating.rawValue)
             let detail = zones.map { "\($0["zone"]?["name"]?.stringValue ?? "?"): \(Self.news($0))" }.joined(separator: " || ")

@@ -53,7 +53,7 @@ struct DayDanger: Sendable, Equatable {
     var bands: [(name: String, level: Int?)] { [("above", above), ("near", near), ("below", below)] }
 
     /// The highest rated level of the day, nil when no band is rated.
-    var highest: Int? { bands.compactMap(\.level).filter(DangerScale.isRated).max() }
+    var highest: Int? { bands.compactMap { $0.level }.filter { DangerScale.isRated($0) }.max() }
 
     /// `{"above": {level, name, advice}, "near": …, "below": …}`.
     var json: JSONValue {
@@ -82,10 +82,10 @@ struct AvalancheProblem: Sendable {
         likelihood = ZoneProduct.text(problem["likelihood"])
         let locations = (problem["location"]?.arrayValue ?? []).compactMap { $0.stringValue?.lowercased().split(separator: " ").map(String.init) }
         aspects = Self.compass.filter { aspect in locations.contains { $0.first == aspect } }
-        elevations = Self.bands.filter { band in locations.contains { $0.last == band.0 } }.map(\.1)
+        elevations = Self.bands.filter { band in locations.contains { $0.last == band.0 } }.map { $0.1 }
         let sizes = (problem["size"]?.arrayValue ?? []).compactMap { $0.doubleValue ?? $0.stringValue.flatMap { Double($0.trimmingCharacters(in: .whitespaces)) } }
             .filter(\.isFinite)
-        size = sizes.min().flatMap { low in sizes.max().map { (low, $0) } }
+        if let low = sizes.min(), let high = sizes.max() { size = (low, high) } else { size = nil }
     }
 
     var json: JSONValue {
