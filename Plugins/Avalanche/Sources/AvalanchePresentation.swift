@@ -77,7 +77,10 @@ struct AvalanchePresentation: ResultPresentation {
             return ChangeKey(status: status, detail: detail)
         }
         guard data["zone"] != nil, let status = data["status"]?.stringValue else { return GenericPresentation().changeKey(data) }
-        let word = status == ZoneStatus.forecast.rawValue ? data["rating"]?["name"]?.stringValue ?? status : status
+        // The day's highest band, read from the bands themselves (what `news` compares).
+        let day = data["day"]?.stringValue ?? ForecastDay.today.rawValue
+        let highest = ["above", "near", "below"].compactMap { data["danger"]?[day]?[$0]?["level"]?.intValue }.filter { DangerScale.isRated($0) }.max()
+        let word = status == ZoneStatus.forecast.rawValue ? highest.map { DangerScale.levels[$0 - 1].name } ?? status : status
         return ChangeKey(status: word, detail: Self.news(data))
     }
 

@@ -26,7 +26,7 @@ import Testing
 
     @Test func anErrorStatusIsTheHostsHTTPError() async throws {
         let http = RecordingHTTPClient([Path.mapLayer: .status(502)])
-        let error = await makeSource().error(resolving: "avalanche:stevens", context: context(http))
+        let error = try await makeSource().error(resolving: "avalanche:stevens", context: context(http))
         #expect(error as? HTTPError == .status(502, url: "https://api.avalanche.org/v2/public/products/map-layer/NWAC"))
     }
 

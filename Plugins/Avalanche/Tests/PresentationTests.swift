@@ -62,7 +62,7 @@ import Testing
             edit(&object)
             return presentation.changeKey(.object(object))
         }
-        func problems(_ edit: (inout [JSONValue]) -> Void) -> (inout JSONObject) -> Void {
+        func problems(_ edit: @escaping (inout [JSONValue]) -> Void) -> (inout JSONObject) -> Void {
             { object in
                 var list = object["problems"]!.arrayValue!
                 edit(&list)
