@@ -25,12 +25,14 @@ public struct AvalancheSource: ConditionsSource {
     static let tomorrowPattern: RoutePattern = "avalanche:{place}:tomorrow"
     public let routes: [RoutePattern] = ["avalanche:{place}", Self.tomorrowPattern, Self.allPattern]
 
-    /// For `--help`: each route for `here`, the configured location.
-    public static let exampleURNs = ["avalanche:here", "avalanche:here:tomorrow", "avalanche:all"]
+    /// For `--help`: every zone, then the place routes for `here`, the configured location.
+    /// `avalanche:all` comes first because it is the one any center answers: `conditions
+    /// doctor` asks a scheme's first example, and `here` may be in no zone.
+    public static let exampleURNs = ["avalanche:all", "avalanche:here", "avalanche:here:tomorrow"]
 
-    /// Each route for the first configured place (or `here` when there is none).
+    /// As `exampleURNs`, for the first configured place (or `here` when there is none).
     public var examples: [String] {
-        ["avalanche:\(examplePlace)", "avalanche:\(examplePlace):tomorrow", "avalanche:all"]
+        ["avalanche:all", "avalanche:\(examplePlace)", "avalanche:\(examplePlace):tomorrow"]
     }
 
     private let settings: AvalancheSettings

@@ -64,7 +64,7 @@ import Testing
 
     @Test func options() throws {
         let source = try makeSource(["baseURL": "http://127.0.0.1:8080/mirror", "center": "snfac"])
-        #expect(source.examples == ["avalanche:stevens", "avalanche:stevens:tomorrow", "avalanche:all"])
+        #expect(source.examples == ["avalanche:all", "avalanche:stevens", "avalanche:stevens:tomorrow"])
         for bad: JSONValue in [["baseURL": "ftp://example.org"], ["baseURL": "https://example.org/?key=1"], ["center": "N W"], ["center": ""],
                                ["centre": "NWAC"], ["center": 7]] {
             #expect(throws: ConditionsError.self) { try makeSource(bad) }
