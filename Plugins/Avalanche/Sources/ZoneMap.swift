@@ -15,7 +15,8 @@ struct ForecastZone: Sendable {
     let offSeason: Bool
     /// The center's page for the zone, when the layer gives one.
     let link: String?
-    /// The layer's `warning.product`: null when no warning is in effect.
+    /// The layer's `warning.product`: null when no warning is in effect. Its shape when one is
+    /// has not been captured, so anything else counts as a warning, kept as given.
     let warning: JSONValue
     let outline: ZoneOutline
 
@@ -28,9 +29,6 @@ struct ForecastZone: Sendable {
     var json: JSONValue {
         ["id": .int(id), "name": .string(name), "slug": .string(slug)]
     }
-
-    /// Whether a warning is in effect: anything but null (its shape when set is not documented).
-    var hasWarning: Bool { !warning.isNull }
 }
 
 /// A center's zones: `GET /v2/public/products/map-layer/{center}`, a GeoJSON FeatureCollection

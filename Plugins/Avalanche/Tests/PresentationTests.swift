@@ -97,6 +97,19 @@ import Testing
         #expect(edited { $0["status"] = "off-season" } != key)
     }
 
+    /// A warning in the map layer (its shape when set is not captured: here an object) is in
+    /// the data, stands out in the text and is a change.
+    @Test func aWarningInTheMapLayer() async throws {
+        let layer = #"{"type": "FeatureCollection", "features": [{"type": "Feature", "id": 1646, "properties": {"name": "West Slopes North", "off_season": false, "warning": {"product": {"product_type": "warning"}}}, "geometry": {"type": "Polygon", "coordinates": [[[-122.3, 47.85], [-121.0, 47.85], [-121.0, 49.0], [-122.3, 49.0], [-122.3, 47.85]]]}}]}"#
+        let warned = try await makeSource().resolve("avalanche:baker", context: context(try april([Path.mapLayer: .json(layer)]))).data
+        let calm = try await makeSource().resolve("avalanche:baker", context: context(try april())).data
+        #expect(warned["warning"] == ["product_type": "warning"])
+        #expect(presentation.render(warned, context: textContext("avalanche:baker")).first
+            == "avalanche:baker  West Slopes North (NWAC) for Mt Baker: 3 Considerable today  ⚠ avalanche warning in effect")
+        #expect(presentation.changeKey(warned) != presentation.changeKey(calm))
+        #expect(presentation.changeKey(warned).detail.hasSuffix("warning: yes"))
+    }
+
     /// Data from a hand-edited fixture or an old cache entry: read generically, never a trap.
     @Test func otherDataFallsBack() {
         let data: JSONValue = ["status": "open"]
