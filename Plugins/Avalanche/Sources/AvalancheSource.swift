@@ -18,7 +18,7 @@ public struct AvalancheSource: ConditionsSource {
     /// Forecasts come once a day; half an hour keeps a new one (or a warning) from waiting long.
     public static let defaultTTL: Double = 1800
     /// What this module's results are; the host finds their presentation by it.
-    public static let kind: ResultKind = "avalanche"
+    public static let kind: ResultKind = .avalanche
     public static let presentations: [any ResultPresentation] = [AvalanchePresentation()]
 
     static let allPattern: RoutePattern = "avalanche:all"
@@ -135,4 +135,10 @@ public struct AvalancheSource: ConditionsSource {
         let product = try ZoneProduct(document: document, source: Redaction.redact(url))
         return (product, freshness)
     }
+}
+
+extension ResultKind {
+    /// `avalanche:` data: a zone's danger by band today and tomorrow, its problems and bottom
+    /// line (`avalanche:all`: every zone's, under `zones`).
+    public static let avalanche: ResultKind = "avalanche"
 }
