@@ -177,6 +177,7 @@ let package = Package(
                 "Astronomy",
                 "Exec",
                 "NWS",
+                "Avalanche",
             ]
         ),
 
@@ -228,6 +229,8 @@ let package = Package(
         // ConditionsProcess: each URN runs the configured program.
         .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
         .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources"),
+        // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
+        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources"),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
@@ -299,6 +302,7 @@ let package = Package(
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
         .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

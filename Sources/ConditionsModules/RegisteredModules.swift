@@ -5,6 +5,7 @@ import Exec
 import Fixtures
 import NWS
 import WSDOT
+import Avalanche
 
 /// Every source module `conditions` links, by type: the one place a module is registered.
 /// The executable makes its `SourceCatalog` of this list, and so do the benchmarks, the fuzz
@@ -20,5 +21,6 @@ public enum RegisteredModules {
         AstronomySource.self,
         ExecSource.self,
         NWSSource.self,
+        AvalancheSource.self,
     ]
 }
