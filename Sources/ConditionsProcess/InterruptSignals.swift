@@ -31,12 +31,27 @@ package enum InterruptSignals {
     /// (`SupervisedProcess.terminateAll`), then end the process as `ending` says.
     package static func endChildren(then ending: Ending) {
         handle([SIGINT, SIGTERM, SIGHUP]) { signal in
+            // Before the children go: their ending fails URNs, and the main path, seeing
+            // that, must not exit with its own status first (`yieldToAnEndingSignal`).
+            Self.ending.store(true, ordering: .releasing)
             SupervisedProcess.terminateAll()
             switch ending {
             case .dieOfTheSignal: exit(bySignal: signal)
             case .exit(let status): exit(status: status)
             }
         }
+    }
+
+    /// Set once a handled signal is ending the process.
+    private static let ending = Atomic<Bool>(false)
+
+    /// For the program's own exit: when a handled signal is ending the process, waits for it
+    /// to (its thread is about to exit with the status the signal gives: 143 for SIGTERM, not
+    /// the 1 of the URNs its children's ending failed); otherwise returns at once. The wait
+    /// blocks this thread for the few moments left to the process.
+    package static func yieldToAnEndingSignal() {
+        guard ending.load(ordering: .acquiring) else { return }
+        while true { pause() }
     }
 
     /// The pipe's write end, for the handler; -1 until `handle` has run. An atomic, so the

@@ -1,6 +1,7 @@
 import ArgumentParser
 import ConditionsCore
 import ConditionsKit
+import ConditionsProcess
 import Foundation
 import NIOCore
 import NIOPosix
@@ -68,6 +69,7 @@ enum Main {
             } else {
                 try command.run()
             }
+            InterruptSignals.yieldToAnEndingSignal()
             Foundation.exit(0)
         } catch {
             exit(with: error)
@@ -75,6 +77,9 @@ enum Main {
     }
 
     static func exit(with error: any Error) -> Never {
+        // A SIGTERM being handled decides the status, whatever the command made of its
+        // children's ending meanwhile.
+        InterruptSignals.yieldToAnEndingSignal()
         switch error {
         case let exit as ExitCode:
             Foundation.exit(exit.rawValue)
