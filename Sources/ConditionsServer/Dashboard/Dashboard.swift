@@ -224,7 +224,11 @@ final class Dashboard: Sendable {
                 let stretches = HistoryStrip.stretches(changes, presentation: renderer.catalog.presentation(for: record.kind), now: now, context: renderer.context(urn: record.urn, place: place))
                 let times = stretches.flatMap { [$0.from, $0.to] }
                 let local = Dictionary(times.map { ($0, renderer.localTime($0, withDate: true)) }, uniquingKeysWith: { first, _ in first })
-                strips[record.urn] = { id in HistoryStrip.view(stretches, id: id, now: now) { local[$0] ?? Timestamp.string(from: $0) } ?? false }
+                strips[record.urn] = { id -> Any in
+                    // The template's section value: the strip, or false for none.
+                    let strip: [String: Any]? = HistoryStrip.view(stretches, id: id, now: now) { local[$0] ?? Timestamp.string(from: $0) }
+                    return strip.map { $0 as Any } ?? false
+                }
             }
         }
         return strips
