@@ -118,6 +118,18 @@ public struct SourceOptions: Sendable {
         return resolved
     }
 
+    /// An absolute http or https URL, trimmed; nil when absent. `withoutQuery`: a base that
+    /// paths are appended to, so a query or fragment is refused too.
+    public mutating func httpURL(_ key: String, withoutQuery: Bool = false) throws(ConditionsError) -> URL? {
+        guard let text = try string(key) else { return nil }
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              url.host?.isEmpty == false, !withoutQuery || (url.query == nil && url.fragment == nil) else {
+            throw ConditionsError.configuration("\(path).\(key): \"\(trimmed)\" is not an absolute http or https URL\(withoutQuery ? " without a query" : "")")
+        }
+        return url
+    }
+
     /// A nested options object (its own unknown keys are checked by its own `finish()`), or nil when absent.
     public mutating func object(_ key: String) throws(ConditionsError) -> SourceOptions? {
         guard let value = value(key), !value.isNull else { return nil }

@@ -16,17 +16,7 @@ struct AvalancheSettings: Sendable {
     /// Reads `baseURL` and `center`; errors name the option's JSON path.
     init(options: inout SourceOptions) throws(ConditionsError) {
         optionsPath = options.path
-        if let text = try options.string("baseURL") {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  url.host?.isEmpty == false, url.query == nil, url.fragment == nil
-            else {
-                throw ConditionsError.configuration("\(options.path).baseURL: \"\(trimmed)\" is not an absolute http or https URL without a query")
-            }
-            baseURL = url
-        } else {
-            baseURL = Self.defaultBaseURL
-        }
+        baseURL = try options.httpURL("baseURL", withoutQuery: true) ?? Self.defaultBaseURL
         let center = try options.string("center") ?? Self.defaultCenter
         // It goes into a path and a query: letters and digits only, as every center id is.
         guard (2...16).contains(center.utf8.count), center.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)) }) else {

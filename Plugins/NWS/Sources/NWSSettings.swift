@@ -17,17 +17,7 @@ struct NWSSettings: Sendable {
     /// the default User-Agent.
     init(options: inout SourceOptions, hostAgent: String) throws(ConditionsError) {
         optionsPath = options.path
-        if let text = try options.string("baseURL") {
-            let trimmed = text.trimmingCharacters(in: .whitespaces)
-            guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-                  url.host?.isEmpty == false, url.query == nil, url.fragment == nil
-            else {
-                throw ConditionsError.configuration("\(options.path).baseURL: \"\(trimmed)\" is not an absolute http or https URL without a query")
-            }
-            baseURL = url
-        } else {
-            baseURL = Self.defaultBaseURL
-        }
+        baseURL = try options.httpURL("baseURL", withoutQuery: true) ?? Self.defaultBaseURL
         if let agent = try options.string("userAgent") {
             let trimmed = agent.trimmingCharacters(in: .whitespaces)
             // A header value: visible ASCII and spaces only, so nothing can end the header line.

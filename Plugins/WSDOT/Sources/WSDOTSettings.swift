@@ -54,8 +54,8 @@ struct WSDOTSettings: Sendable {
         optionsPath = path
         mode = Mode(rawValue: try options.string("mode", oneOf: ["html", "api", "feed"]) ?? "html") ?? .html
 
-        if let text = try options.string("baseURL") {
-            baseURL = try Self.httpURL(text, at: "\(path).baseURL")
+        if let url = try options.httpURL("baseURL") {
+            baseURL = url
         } else {
             switch mode {
             case .html: baseURL = Self.defaultPageBase
@@ -116,13 +116,13 @@ struct WSDOTSettings: Sendable {
         }
 
         pages = [:]
-        if let object = try options.object("pages") {
+        if var object = try options.object("pages") {
             for (key, value) in object.object {
                 let pass = try Self.pass(key, at: "\(object.path).\(key)")
-                guard let text = value.stringValue else {
+                guard value.stringValue != nil else {
                     throw ConditionsError.configuration("\(object.path).\(key): expected a URL string, found \(value.typeName)")
                 }
-                pages[pass.slug] = try Self.httpURL(text, at: "\(object.path).\(key)")
+                pages[pass.slug] = try object.httpURL(key)
             }
         }
 
@@ -141,8 +141,8 @@ struct WSDOTSettings: Sendable {
             timeZone = TimeZone(identifier: "America/Los_Angeles") ?? .gmt
         }
 
-        if let text = try options.string("snowfallURL") {
-            snowfallURL = try Self.httpURL(text, at: "\(path).snowfallURL")
+        if let url = try options.httpURL("snowfallURL") {
+            snowfallURL = url
         } else {
             snowfallURL = SnowfallService.defaultURL
         }
@@ -176,15 +176,5 @@ struct WSDOTSettings: Sendable {
             ? "known passes: \(PassCatalog.slugs.joined(separator: ", "))"
             : "did you mean \(close.map { "\"\($0)\"" }.joined(separator: " or "))?"
         throw ConditionsError.configuration("\(path): unknown pass \"\(name)\"; \(hint)")
-    }
-
-    private static func httpURL(_ text: String, at path: String) throws(ConditionsError) -> URL {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
-        guard let url = URL(string: trimmed), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
-              url.host?.isEmpty == false
-        else {
-            throw ConditionsError.configuration("\(path): \"\(trimmed)\" is not an absolute http or https URL")
-        }
-        return url
     }
 }

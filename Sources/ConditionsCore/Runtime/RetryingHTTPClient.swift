@@ -70,11 +70,7 @@ struct RetryingHTTPClient: HTTPClient {
         if !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) {
             return Double(text.prefix(10)) // beyond ten digits it is "too long" either way
         }
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "GMT")
-        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss zzz"
-        guard let date = formatter.date(from: text) else { return nil }
+        guard let date = HTTPDate.parse(text) else { return nil }
         return max(0, date.timeIntervalSince(now))
     }
 }

@@ -51,7 +51,7 @@ struct ConfigCommand: ParsableCommand {
             let configuration: Configuration
             do {
                 file = try global.configFile()
-                configuration = try global.loadConfiguration()
+                configuration = try global.loadConfiguration(from: file)
             } catch { throw Failure.configuration(error) }
             var document = Configuration.effectiveDocument(file, profile: configuration.profile)
             document["serve"] = document["serve"].map(Self.maskingToken)

@@ -35,7 +35,11 @@ struct GlobalOptions: ParsableArguments {
     }
 
     func loadConfiguration() throws(ConfigurationError) -> Configuration {
-        let file = try configFile()
+        try loadConfiguration(from: try configFile())
+    }
+
+    /// `file` read under the profile asked for.
+    func loadConfiguration(from file: ConfigFile) throws(ConfigurationError) -> Configuration {
         let profileName = profile ?? environment["CONDITIONS_PROFILE"].flatMap { $0.isEmpty ? nil : $0 }
         var configuration = try Configuration.load(file, profile: profileName, catalog: catalog)
         configuration.dataDirectory = Self.dataDirectory
