@@ -32,9 +32,19 @@ struct AvalancheSettings: Sendable {
 
     /// `{baseURL}/v2/public/product?type=forecast&center_id={center}&zone_id={id}`: the zone's current product.
     func productURL(zoneID: Int) -> URL {
+        productURL(type: "forecast", zoneID: zoneID)
+    }
+
+    /// `{baseURL}/v2/public/product?type=warning&center_id={center}&zone_id={id}`: the warning
+    /// in effect for the zone, or an object of nulls.
+    func warningURL(zoneID: Int) -> URL {
+        productURL(type: "warning", zoneID: zoneID)
+    }
+
+    private func productURL(type: String, zoneID: Int) -> URL {
         let url = baseURL.appendingPathComponent("v2/public/product")
         var components = URLComponents(url: url, resolvingAgainstBaseURL: false)
-        components?.percentEncodedQuery = "type=forecast&center_id=\(center)&zone_id=\(zoneID)"
+        components?.percentEncodedQuery = "type=\(type)&center_id=\(center)&zone_id=\(zoneID)"
         return components?.url ?? url
     }
 }

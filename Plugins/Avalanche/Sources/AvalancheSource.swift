@@ -37,16 +37,16 @@ public struct AvalancheSource: ConditionsSource {
 
     private let settings: AvalancheSettings
     private let examplePlace: String
-    /// The center's zones, shared by every URN of the instance while fresh: a report of 16
-    /// places costs one map-layer request. Kept for as long as the host would keep a result
-    /// (`SourceContext.maxAge`, the instance's TTL; nothing when fresh data is asked for).
-    private let zoneMaps = FreshValues<ZoneMap>(capacity: 1)
+    /// The map layer (a day), forecasts (until they expire) and warnings (every time): a
+    /// report of 16 places costs one map-layer request.
+    private let documents: ForecastDocuments
 
     /// Validates `baseURL` and `center`; errors name the option's JSON path.
     public init(configuration: SourceConfiguration) throws {
         var options = configuration.options
         settings = try AvalancheSettings(options: &options)
         try options.finish()
+        documents = ForecastDocuments(settings: settings)
         examplePlace = configuration.places.names.first ?? Places.here
     }
 
@@ -61,42 +61,39 @@ public struct AvalancheSource: ConditionsSource {
             throw ConditionsError.invalidArguments(argument: "place", value: name, allowed: "a single place or zone: avalanche:all answers today only")
         }
         let place = try PlaceArgument.parse(name, places: context.places)
-        let map = try await zoneMap(api: api, context: context)
+        let map = try await documents.zoneMap(api: api, context: context)
         let zone = try place.zone(in: map, places: context.places, center: settings.center)
-        let (product, freshness) = try await product(for: zone, api: api)
-        let report = ZoneReport(center: settings.center, zone: zone, product: product, day: day, place: place.json, now: context.now)
+        let report = try await report(for: zone, day: day, place: place.json, api: api, context: context)
         if report.status == .noForecast {
             throw ConditionsError.notFound("avalanche.org has no current \(settings.center) forecast for \(zone.name), though its map layer says the zone is in season")
         }
-        return SourceResult(data: report.json, kind: Self.kind, ttl: freshness)
+        return SourceResult(data: report.json, kind: Self.kind)
     }
 
     /// Every zone of the center, today, in the layer's order. A zone in season without a
     /// product says so in its entry; a zone that could not be read fails the whole, naming it:
     /// a partial list under a success would silently drop zones.
     private func resolveAll(api: AvalancheAPI, context: SourceContext) async throws -> SourceResult {
-        let map = try await zoneMap(api: api, context: context)
-        let outcomes = await withTaskGroup(of: (Int, Result<(ZoneProduct, Double?), any Error>).self) { group in
+        let map = try await documents.zoneMap(api: api, context: context)
+        let outcomes = await withTaskGroup(of: (Int, Result<ZoneReport, any Error>).self) { group in
             for (index, zone) in map.zones.enumerated() {
                 group.addTask {
                     // Awaited before the tuple is built (swiftlang/swift#91911, see WSDOTPassSource.fetchPages).
-                    let outcome: Result<(ZoneProduct, Double?), any Error>
-                    do { outcome = .success(try await product(for: zone, api: api)) } catch { outcome = .failure(error) }
+                    let outcome: Result<ZoneReport, any Error>
+                    do { outcome = .success(try await report(for: zone, day: .today, place: .null, api: api, context: context)) } catch { outcome = .failure(error) }
                     return (index, outcome)
                 }
             }
-            var outcomes = [Result<(ZoneProduct, Double?), any Error>?](repeating: nil, count: map.zones.count)
+            var outcomes = [Result<ZoneReport, any Error>?](repeating: nil, count: map.zones.count)
             for await (index, outcome) in group { outcomes[index] = outcome }
             return outcomes
         }
         var reports: [JSONValue] = []
         var failures: [String] = []
-        var freshness: Double?
         for (zone, outcome) in zip(map.zones, outcomes) {
             switch outcome {
-            case .success(let (product, zoneFreshness))?:
-                reports.append(ZoneReport(center: settings.center, zone: zone, product: product, day: .today, place: .null, now: context.now).json)
-                if let zoneFreshness { freshness = min(freshness ?? zoneFreshness, zoneFreshness) }
+            case .success(let report)?:
+                reports.append(report.json)
             case .failure(let error)?:
                 failures.append("\(zone.name): \(ConditionsError.report(error).message)")
             case nil:
@@ -107,33 +104,15 @@ public struct AvalancheSource: ConditionsSource {
             throw ConditionsError.upstream("\(failures.count) of \(map.zones.count) \(settings.center) zones could not be read: \(failures.joined(separator: "; "))")
         }
         return SourceResult(data: ["center": .string(settings.center), "day": .string(ForecastDay.today.rawValue), "zones": .array(reports)],
-                            kind: Self.kind, ttl: freshness)
+                            kind: Self.kind)
     }
 
-    /// The center's zones: kept while fresh (`zoneMaps`), else from the map layer.
-    private func zoneMap(api: AvalancheAPI, context: SourceContext) async throws -> ZoneMap {
-        let settings = self.settings
-        let fetch: @Sendable () async throws -> FreshValues<ZoneMap>.Made = {
-            let url = settings.mapLayerURL
-            context.logger.debug("fetching the avalanche.org map layer", metadata: ["url": "\(Redaction.redact(url))"])
-            let (document, _) = try await api.json(url, what: "the map layer of \(settings.center)")
-            let map = try ZoneMap(layer: document, source: Redaction.redact(url))
-            guard !map.zones.isEmpty else {
-                throw ConditionsError.notFound("avalanche.org lists no forecast zones for the center \"\(settings.center)\" (\(settings.optionsPath).center)")
-            }
-            return FreshValues<ZoneMap>.Made(value: map, madeAt: context.now)
-        }
-        // Fresh data asked for: not even a fetch in flight is joined.
-        let made = context.maxAge > 0 ? try await zoneMaps.made(for: settings.center, maxAge: context.maxAge, now: context.now, make: fetch) : try await fetch()
-        return made.value
-    }
-
-    /// The zone's current product, by the id this season's map layer gives it.
-    private func product(for zone: ForecastZone, api: AvalancheAPI) async throws -> (ZoneProduct, Double?) {
-        let url = settings.productURL(zoneID: zone.id)
-        let (document, freshness) = try await api.json(url, what: "the forecast of \(zone.name)")
-        let product = try ZoneProduct(document: document, source: Redaction.redact(url))
-        return (product, freshness)
+    /// The zone's report: its forecast (kept until it expires) and its warning (asked now).
+    private func report(for zone: ForecastZone, day: ForecastDay, place: JSONValue, api: AvalancheAPI, context: SourceContext) async throws -> ZoneReport {
+        async let product = documents.forecast(for: zone, api: api, context: context)
+        async let warning = documents.warning(for: zone, api: api)
+        let (forecast, inEffect) = try await (product, warning)
+        return ZoneReport(center: settings.center, zone: zone.with(warning: inEffect), product: forecast, day: day, place: place, now: context.now)
     }
 }
 

@@ -25,6 +25,11 @@ struct ForecastZone: Sendable {
         name.trimmingCharacters(in: .whitespaces).lowercased().split(separator: " ", omittingEmptySubsequences: true).joined(separator: "-")
     }
 
+    /// This zone with `warning` in effect (null: none).
+    func with(warning: JSONValue) -> ForecastZone {
+        ForecastZone(id: id, name: name, slug: slug, offSeason: offSeason, link: link, warning: warning, outline: outline)
+    }
+
     /// `{"id", "name", "slug"}` for result data.
     var json: JSONValue {
         ["id": .int(id), "name": .string(name), "slug": .string(slug)]

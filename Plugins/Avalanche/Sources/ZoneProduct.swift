@@ -19,8 +19,7 @@ enum ZoneProduct: Sendable {
             self = .none
             return
         }
-        // The "not found" object has every field null and no id or type.
-        if document["product_type"]?.stringValue == nil, document["published_time"]?.stringValue == nil, document["id"]?.intValue == nil {
+        if !Self.isProduct(document) {
             self = .none
             return
         }
@@ -31,6 +30,18 @@ enum ZoneProduct: Sendable {
             return
         }
         self = .forecast(try ZoneForecast(document: document, url: url, source: source))
+    }
+
+    /// Whether `document` is a product: the "not found" object has every field null (or
+    /// empty) and no id, type or publication time.
+    static func isProduct(_ document: JSONValue) -> Bool {
+        document["product_type"]?.stringValue != nil || document["published_time"]?.stringValue != nil || document["id"]?.intValue != nil
+    }
+
+    /// When the forecast expires; nil for a summary or nothing.
+    var expires: Date? {
+        if case .forecast(let forecast) = self { return forecast.expires }
+        return nil
     }
 
     static func date(_ value: JSONValue?) -> Date? {

@@ -25,7 +25,8 @@ import Testing
         #expect(zones.allSatisfy { $0["day"] == "today" && $0["place"] == .null })
         // One map layer, one product per zone.
         #expect(http.requests(to: Path.mapLayer).count == 1)
-        #expect(http.requests(to: "/v2/public/product").count == 10)
+        #expect(http.forecastRequests.count == 10)
+        #expect(http.warningRequests.count == 10)
     }
 
     /// A zone that cannot be read fails the whole, naming it: a list quietly missing a zone

@@ -81,8 +81,8 @@ import Testing
         let source = try makeSource(["baseURL": "http://127.0.0.1:8080/mirror", "center": "snfac"])
         _ = try await source.resolve("avalanche:all", context: context(http))
         #expect(http.urls.first?.absoluteString == "http://127.0.0.1:8080/mirror/v2/public/products/map-layer/SNFAC")
-        #expect(http.urls.dropFirst().map(\.absoluteString).sorted() == [2904, 2905, 2906, 2907].map {
-            "http://127.0.0.1:8080/mirror/v2/public/product?type=forecast&center_id=SNFAC&zone_id=\($0)"
+        #expect(http.urls.dropFirst().map(\.absoluteString).sorted() == ["forecast", "warning"].flatMap { type in
+            [2904, 2905, 2906, 2907].map { "http://127.0.0.1:8080/mirror/v2/public/product?type=\(type)&center_id=SNFAC&zone_id=\($0)" }
         })
     }
 }

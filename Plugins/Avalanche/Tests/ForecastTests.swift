@@ -33,8 +33,8 @@ import Testing
         #expect(result.data["url"] == "http://www.nwac.us/avalanche-forecast/#/west-slopes-north")
         #expect(result.data["warning"] == .null)
         #expect(result.data["summary"] == .null)
-        #expect(http.urls.map(\.path) == [Path.mapLayer, "/v2/public/product"])
-        #expect(http.urls.last?.query == "type=forecast&center_id=NWAC&zone_id=1646")
+        #expect(http.urls.map(\.path) == [Path.mapLayer, "/v2/public/product", "/v2/public/product"])
+        #expect(Set(http.urls.dropFirst().compactMap(\.query)) == ["type=forecast&center_id=NWAC&zone_id=1646", "type=warning&center_id=NWAC&zone_id=1646"])
     }
 
     @Test func itsTwoProblemsWithLikelihoodAndSize() async throws {
@@ -86,10 +86,47 @@ import Testing
         #expect(result.data["expired"] == true)
     }
 
-    @Test func theForecastsFreshnessIsTheResultsTTL() async throws {
-        let body = try fixture(Body.forecastWestSlopesNorth)
-        let http = try april([Path.product(ZoneID.westSlopesNorth): .response(headers: ["Content-Type": "application/json", "Cache-Control": "max-age=600"], body: body)])
+    /// The forecast is kept until its `expires_time` (2026-04-02T01:30Z, 9.5 hours after the
+    /// morning), the warning asked every time a result is made: a warning comes at any hour.
+    @Test func theForecastIsKeptUntilItExpiresTheWarningIsAskedEachTime() async throws {
+        let http = try april()
+        let source = try makeSource()
+        let result = try await source.resolve("avalanche:baker", context: context(http))
+        #expect(result.ttl == nil, "the instance's TTL (30 minutes): how late a warning can show")
+        _ = try await source.resolve("avalanche:baker", context: context(http, now: aprilMorning.addingTimeInterval(3_600)))
+        _ = try await source.resolve("avalanche:baker", context: context(http, now: aprilMorning.addingTimeInterval(9 * 3_600)))
+        #expect(http.forecastRequests.count == 1)
+        #expect(http.warningRequests.count == 3)
+        // Past its expiry it is asked again; a forecast already past its expiry is kept 10 minutes.
+        _ = try await source.resolve("avalanche:baker", context: context(http, now: aprilMorning.addingTimeInterval(9.5 * 3_600)))
+        #expect(http.forecastRequests.count == 2)
+        _ = try await source.resolve("avalanche:baker", context: context(http, now: aprilMorning.addingTimeInterval(9.5 * 3_600 + 599)))
+        #expect(http.forecastRequests.count == 2)
+        _ = try await source.resolve("avalanche:baker", context: context(http, now: aprilMorning.addingTimeInterval(9.5 * 3_600 + 600)))
+        #expect(http.forecastRequests.count == 3)
+        // Fresh data asked for: asked every time.
+        _ = try await source.resolve("avalanche:baker", context: context(http, maxAge: 0))
+        #expect(http.forecastRequests.count == 4)
+    }
+
+    @Test func howLongAForecastIsKept() {
+        let now = aprilMorning
+        #expect(ForecastDocuments.keptUntil(expires: nil, now: now) == now.addingTimeInterval(600))
+        #expect(ForecastDocuments.keptUntil(expires: now.addingTimeInterval(-60), now: now) == now.addingTimeInterval(600))
+        #expect(ForecastDocuments.keptUntil(expires: now.addingTimeInterval(60), now: now) == now.addingTimeInterval(600))
+        #expect(ForecastDocuments.keptUntil(expires: now.addingTimeInterval(7_200), now: now) == now.addingTimeInterval(7_200))
+        #expect(ForecastDocuments.keptUntil(expires: now.addingTimeInterval(5 * 86_400), now: now) == now.addingTimeInterval(86_400))
+    }
+
+    /// A warning issued after the day's map layer was kept: the `type=warning` answer shows it,
+    /// and it comes first in the text.
+    @Test func aWarningFromTheWarningEndpoint() async throws {
+        let warning: JSONValue = ["id": 184300, "product_type": "warning", "published_time": "2026-04-01T14:00:00+00:00",
+                                  "bottom_line": "Very dangerous avalanche conditions."]
+        let http = try april([Path.warning(ZoneID.westSlopesNorth): .json(warning)])
         let result = try await makeSource().resolve("avalanche:baker", context: context(http))
-        #expect(result.ttl == 600)
+        #expect(result.data["warning"] == warning)
+        let none = try await makeSource().resolve("avalanche:baker", context: context(try april([Path.warning(ZoneID.westSlopesNorth): try .jsonFixture(Body.warningNone)])))
+        #expect(none.data["warning"] == .null)
     }
 }

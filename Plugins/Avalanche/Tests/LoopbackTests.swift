@@ -12,10 +12,12 @@ import Testing
     @Test func overRealHTTP() async throws {
         let layer = try fixture(Body.mapLayer2026)
         let forecast = try fixture(Body.forecastWestSlopesNorth)
+        let noWarning = try fixture(Body.warningNone)
         let server = LoopbackServer()
         server.route(Path.mapLayer, LoopbackServer.Response(headers: ["Content-Type": "application/json"], body: layer))
         server.route("/v2/public/product") { request in
-            request.query == "type=forecast&center_id=NWAC&zone_id=1646"
+            if request.query?.hasPrefix("type=warning&") == true { return LoopbackServer.Response(headers: ["Content-Type": "application/json"], body: noWarning) }
+            return request.query == "type=forecast&center_id=NWAC&zone_id=1646"
                 ? LoopbackServer.Response(headers: ["Content-Type": "application/json", "Cache-Control": "max-age=900"], body: forecast)
                 : .text("<!DOCTYPE html><html><body><h1>Server Error (500)</h1></body></html>", contentType: "text/html; charset=utf-8")
         }
@@ -27,7 +29,7 @@ import Testing
         let result = try await source.resolve("avalanche:baker", context: context(http))
         #expect(result.data["zone"]?["name"] == "West Slopes North")
         #expect(result.levels("today") == [3, 2, 2])
-        #expect(result.ttl == 900)
+        #expect(result.data["warning"] == .null)
 
         let error = try #require(await source.error(resolving: "avalanche:stevens", context: context(http)) as? ConditionsError)
         #expect(error.kind == .badResponse)

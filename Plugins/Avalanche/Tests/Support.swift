@@ -19,6 +19,8 @@ enum Body {
     static let nullProduct = "real/avalanche_product_forecast_null.json"
     static let productsList2023 = "real/avalanche_nwac_products_list_2023-01-24.json"
     static let mapLayerSNFAC = "real/avalanche_map_layer_SNFAC_2026-04.json"
+    /// `type=warning` with no warning in effect: an object of nulls.
+    static let warningNone = "real/avalanche_nwac_warning_none.json"
     /// In season but for the Olympics; 2025-26 zone ids.
     static let mapLayer2026 = "derived/nwac_map_layer_2026-04-01.json"
     /// The same zones with the 2022-23 season's ids.
@@ -32,6 +34,9 @@ enum Path {
     static let mapLayer = "/v2/public/products/map-layer/NWAC"
     static func product(_ zoneID: Int, center: String = "NWAC") -> String {
         "/v2/public/product?type=forecast&center_id=\(center)&zone_id=\(zoneID)"
+    }
+    static func warning(_ zoneID: Int, center: String = "NWAC") -> String {
+        "/v2/public/product?type=warning&center_id=\(center)&zone_id=\(zoneID)"
     }
 }
 
@@ -91,6 +96,13 @@ extension RecordingHTTPClient.Reply {
     /// The kind of page some avalanche.org misses answer with, with HTTP 200.
     static let htmlErrorPage = Self.text("<!DOCTYPE html>\n<html><head><title>Error</title></head><body><h1>Server Error (500)</h1></body></html>",
                                          contentType: "text/html; charset=utf-8")
+}
+
+extension RecordingHTTPClient {
+    /// The forecast requests sent (not the map layer's, not the warnings').
+    var forecastRequests: [HTTPRequest] { requests.filter { $0.url.query?.hasPrefix("type=forecast&") == true } }
+    /// The warning requests sent.
+    var warningRequests: [HTTPRequest] { requests.filter { $0.url.query?.hasPrefix("type=warning&") == true } }
 }
 
 extension SourceResult {

@@ -39,20 +39,23 @@ import Testing
     /// The 2022-23 layer gives Stevens Pass the id 1132, this season's 1649: the product asked
     /// for is the one the layer of the day names, found by the place's polygon or the zone's
     /// name. One instance (a long-running `conditions serve`) follows the change once its kept
-    /// layer is older than the TTL.
+    /// layer is a day old.
     @Test func zoneIdsFromLastSeasonAreNotKept() async throws {
         let forecast = try RecordingHTTPClient.Reply.jsonFixture(Body.forecastWestSlopesNorth)
-        let lastSeason = RecordingHTTPClient([Path.mapLayer: try .jsonFixture(Body.mapLayer2023), Path.product(ZoneID.stevensPass2023): forecast])
-        let thisSeason = RecordingHTTPClient([Path.mapLayer: try .jsonFixture(Body.mapLayer2026), Path.product(ZoneID.stevensPass): forecast])
+        let none = try RecordingHTTPClient.Reply.jsonFixture(Body.warningNone)
+        let lastSeason = RecordingHTTPClient([Path.mapLayer: try .jsonFixture(Body.mapLayer2023), Path.product(ZoneID.stevensPass2023): forecast,
+                                              Path.warning(ZoneID.stevensPass2023): none])
+        let thisSeason = RecordingHTTPClient([Path.mapLayer: try .jsonFixture(Body.mapLayer2026), Path.product(ZoneID.stevensPass): forecast,
+                                              Path.warning(ZoneID.stevensPass): none])
         let source = try makeSource()
         let old = try await source.resolve("avalanche:stevens", context: context(lastSeason))
-        let new = try await source.resolve("avalanche:stevens-pass", context: context(thisSeason, now: aprilMorning.addingTimeInterval(AvalancheSource.defaultTTL)))
+        let new = try await source.resolve("avalanche:stevens-pass", context: context(thisSeason, now: aprilMorning.addingTimeInterval(ForecastDocuments.mapLayerLifetime)))
         #expect(old.data["zone"]?["id"] == 1132)
         #expect(new.data["zone"]?["id"] == 1649)
         #expect(old.data["zone"]?["name"] == "Stevens Pass")
         #expect(new.data["zone"]?["name"] == "Stevens Pass")
-        #expect(lastSeason.urls.last?.query == "type=forecast&center_id=NWAC&zone_id=1132")
-        #expect(thisSeason.urls.last?.query == "type=forecast&center_id=NWAC&zone_id=1649")
+        #expect(lastSeason.forecastRequests.map(\.url.query) == ["type=forecast&center_id=NWAC&zone_id=1132"])
+        #expect(thisSeason.forecastRequests.map(\.url.query) == ["type=forecast&center_id=NWAC&zone_id=1649"])
     }
 
     /// The real SNFAC layer: names with `&`, polygons of 40 to 74 vertices.
