@@ -27,7 +27,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Latency of each loopback response, in milliseconds.")
     var latency: Int = 200
 
-    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–13); repeat for several.")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–14); repeat for several.")
     var scenarios: [Int] = []
 
     @Flag(help: "Print the machine and every figure as JSON instead of the table.")
@@ -37,12 +37,12 @@ struct BenchCommand: AsyncParsableCommand {
     var binary: String?
 
     /// Every scenario, in the order they run.
-    static let all = Array(1...13)
+    static let all = Array(1...14)
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
-        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–13") }
+        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–14") }
     }
 
     func run() async throws {
@@ -78,6 +78,7 @@ struct BenchCommand: AsyncParsableCommand {
                 case 11: figures += try await DashboardPage.run(bench)
                 case 12: figures += try await ThreeWays.run(bench)
                 case 13: figures += try await HistoryStoreFill.run(bench)
+                case 14: figures += try await MountainReport.run(bench)
                 default: break // validate() admits only the scenarios above
                 }
             } catch {
