@@ -26,7 +26,7 @@ import Testing
         let stylesheet = String(decoding: PackageResources.dashboard_css, as: UTF8.self)
         func colour(ofClass name: String) throws -> String {
             let match = try #require(stylesheet.firstMatch(of: try Regex(#"\.band__value--"# + name + #" \{ color: (#[0-9a-fA-F]{6}); \}"#)))
-            return String(try #require(match.output[1].substring))
+            return String(try #require(match.output[1].substring)).uppercased()
         }
         let pattern = #/<li class="band"><span class="band__label" dir="auto"><bdi>(.*?)</bdi><span class="visually-hidden">: </span></span><span class="band__value band__value--(dark|light)" data-fill="([^"]*)"><svg class="band__fill" viewBox="0 0 1 1" preserveAspectRatio="none" aria-hidden="true" focusable="false"><rect width="1" height="1" fill="([^"]*)"/></svg><bdi class="band__text" dir="auto">(.*?)</bdi></span></li>/#
         return try html.matches(of: pattern).map { match in
