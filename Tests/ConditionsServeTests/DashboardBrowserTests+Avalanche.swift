@@ -65,6 +65,8 @@ extension DashboardBrowserTests {
       const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
       const band = (item) => {
         const value = item.querySelector(".band__value"), text = item.querySelector(".band__text"), svg = item.querySelector("svg.band__fill");
+        // elementFromPoint sees only the viewport: bring the band into it first.
+        text.scrollIntoView({block: "center", inline: "nearest"});
         const fill = getComputedStyle(svg.querySelector("rect")).fill, background = getComputedStyle(value).backgroundColor, colour = getComputedStyle(text).color;
         const box = text.getBoundingClientRect(), under = svg.getBoundingClientRect(), frame = value.getBoundingClientRect();
         const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
