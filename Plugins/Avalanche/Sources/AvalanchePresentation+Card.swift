@@ -100,7 +100,7 @@ extension AvalanchePresentation {
             status = .init(ZoneStatus.noRating.rawValue, tone: .neutral)
         }
         let title = center.map { "\($0) avalanche forecasts" } ?? "Avalanche forecasts"
-        let subtitle = "\(zones.count) zone\(zones.count == 1 ? "" : "s"), today's highest danger"
+        let subtitle = "\(zones.count) zone\(zones.count == 1 ? "" : "s") today"
         return ResultCard(title: title, subtitle: subtitle, status: status, parts: parts)
     }
 

@@ -120,6 +120,7 @@ import Testing
         let result = try await makeSource().resolve("avalanche:all", context: context(try april()))
         let card = presentation.card(result.data, context: cardContext("avalanche:all"))
         #expect(card.title == "NWAC avalanche forecasts")
+        #expect(card.subtitle == "10 zones today")
         #expect(card.status == .init("3 Considerable", tone: .caution))
         #expect(card.parts.count == 10)
         #expect(card.parts.map(\.title).prefix(3) == ["Olympics", "West Slopes North", "West Slopes Central"])
