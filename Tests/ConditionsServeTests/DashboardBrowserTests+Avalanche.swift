@@ -96,7 +96,22 @@ extension DashboardBrowserTests {
         parts: Array.from(card.querySelectorAll(".part")).map((part) => ({title: part.querySelector("h3").textContent,
           status: part.querySelector(".status__word")?.textContent ?? null, figure: figure(part)})),
       }));
-      return {cards, scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};
+      // Every other text in the cards against the nearest background the browser computed.
+      const backdrop = (element) => {
+        for (let e = element; e; e = e.parentElement) {
+          const colour = parse(getComputedStyle(e).backgroundColor);
+          if (colour.length === 3 || colour[3] > 0) return colour;
+        }
+        return [255, 255, 255];
+      };
+      const texts = [];
+      for (const element of document.querySelectorAll("article.card *")) {
+        if (!Array.from(element.childNodes).some((node) => node.nodeType === 3 && node.data.trim())) continue;
+        if (element.closest("svg, .visually-hidden")) continue;
+        texts.push([ratio(parse(getComputedStyle(element).color), backdrop(element)), element.className + " " + element.textContent.trim().slice(0, 30)]);
+      }
+      texts.sort((a, b) => a[0] - b[0]);
+      return {cards, texts: texts.length, worst: texts.slice(0, 3), scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};
     })()
     """#
 
@@ -169,6 +184,10 @@ extension DashboardBrowserTests {
                 #expect(parts.first { $0["title"] as? String == "Olympics" }?["status"] as? String == "off-season")
                 #expect(parts.first { $0["title"] as? String == "Olympics" }?["figure"] is NSNull)
                 #expect(seen == 4 * 6, "\(options): every band was measured")
+
+                #expect((report.object["texts"] as? Int ?? 0) > 100, "\(options): every text of the cards was measured")
+                let worst = try #require((report.object["worst"] as? [[Any]])?.first)
+                #expect((worst[0] as? Double ?? 0) >= 4.5, "\(options): every text in the cards at least 4.5:1; lowest: \(worst)")
 
                 let scrollWidth = try #require(report.object["scrollWidth"] as? Int), innerWidth = try #require(report.object["innerWidth"] as? Int)
                 #expect(scrollWidth <= innerWidth, "\(options): the bands do not widen the page")
