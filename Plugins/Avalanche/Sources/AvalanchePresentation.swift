@@ -9,6 +9,10 @@ import Foundation
 /// travel advice, the problems, the bottom line, who published it when, and the link.
 /// `avalanche:all`: a line per zone.
 ///
+/// Card (the dashboard, `AvalanchePresentation+Card.swift`): the danger by band today and
+/// tomorrow as a `BandChart` in the scale's colours, the warning first when one is in effect,
+/// the problems and the bottom line as rows; `avalanche:all` a part per zone.
+///
 /// Change key: a level in any band today or tomorrow, the set of problems (by name), a warning
 /// in effect or not, and the status (off-season, no rating). Wording, likelihood, size and the
 /// publication times are not news.
@@ -130,6 +134,13 @@ struct AvalanchePresentation: ResultPresentation {
 
     /// `Storm Slab: likely · D1–2 · above and near treeline · all aspects`.
     static func problem(_ problem: JSONValue) -> String {
+        let name = problem["name"]?.stringValue ?? "Problem"
+        let details = problemDetails(problem)
+        return details.isEmpty ? name : "\(name): " + details
+    }
+
+    /// `likely · D1–2 · above and near treeline · all aspects`: a problem but its name.
+    static func problemDetails(_ problem: JSONValue) -> String {
         var parts: [String] = []
         if let likelihood = problem["likelihood"]?.stringValue { parts.append(likelihood) }
         if let low = problem["size"]?["min"]?.doubleValue, let high = problem["size"]?["max"]?.doubleValue {
@@ -143,8 +154,7 @@ struct AvalanchePresentation: ResultPresentation {
         } else if !aspects.isEmpty {
             parts.append(aspects.map(abbreviation).joined(separator: " "))
         }
-        let name = problem["name"]?.stringValue ?? "Problem"
-        return parts.isEmpty ? name : "\(name): " + parts.joined(separator: " · ")
+        return parts.joined(separator: " · ")
     }
 
     /// `north` → `N`, `southwest` → `SW`.

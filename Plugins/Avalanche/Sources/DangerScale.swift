@@ -11,6 +11,12 @@ enum DangerScale {
         ("Extreme", "Avoid all avalanche terrain."),
     ]
 
+    /// Each level's colour on the scale, 1 to 5, as `#RRGGBB`: green, yellow, orange, red, black
+    /// (the scale's published RGB values: 80,184,72; 255,242,0; 247,148,30; 237,28,36; 35,31,32).
+    static let fills = ["#50B848", "#FFF200", "#F7941E", "#ED1C24", "#231F20"]
+    /// The colour of a band not rated: avalanche.org's map layer's grey for "no rating".
+    static let noRatingFill = "#888888"
+
     /// The name for a band the forecaster did not rate (avalanche.org's -1, 0 or null).
     static let noRating = "No rating"
     /// avalanche.org's travel advice for an unrated zone, as its map layer words it.

@@ -21,7 +21,7 @@ public struct ResultCard: Sendable, Equatable {
     public var subtitle: String?
     /// The one-word state a person looks for first, if the result has one.
     public var status: Status?
-    /// A drawing for the card (the moon as it looks, a chart).
+    /// A drawing for the card (the moon as it looks, a chart, coloured bands).
     public var figure: Figure?
     /// A picture from the upstream (a pass's camera), shown once it scrolls into view.
     public var image: Image?
@@ -122,6 +122,9 @@ public struct ResultCard: Sendable, Equatable {
         case moon(MoonDrawing)
         /// A small bar chart (a pass's new snow per day).
         case bars(BarChart)
+        /// Labelled values on coloured fills, grouped (avalanche danger by elevation band,
+        /// today and tomorrow); the page picks the text colour for contrast.
+        case bands(BandChart)
     }
 
     /// A picture the upstream publishes: an https URL a page loads lazily, and what it shows.
