@@ -94,7 +94,8 @@ import Testing
     @Test func noRatingIsNeutralAndGrey() async throws {
         let list = try JSONValue.parse(try fixture(Body.productsList2023))
         let olympics = try #require(list.arrayValue?.first { $0["forecast_zone"]?.arrayValue?.first?["name"] == "Olympics" })
-        let http = RecordingHTTPClient([Path.mapLayer: try .jsonFixture(Body.mapLayer2023), Path.product(1128): .json(olympics)])
+        let http = RecordingHTTPClient([Path.mapLayer: try .jsonFixture(Body.mapLayer2023), Path.product(1128): .json(olympics),
+                                        Path.warning(1128): try .jsonFixture(Body.warningNone)])
         let result = try await makeSource().resolve("avalanche:olympics", context: context(http, now: try #require(Timestamp.parse("2023-01-24T18:00:00Z"))))
         let card = presentation.card(result.data, context: cardContext("avalanche:olympics"))
         #expect(card.status == .init("no rating", tone: .neutral))
