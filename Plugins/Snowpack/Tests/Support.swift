@@ -101,3 +101,4 @@ let presentation = SnowpackSource.presentations.first { $0.kind == SnowpackSourc
 func textContext(_ urn: String) -> PresentationContext {
     PresentationContext(urn: urn, style: .plain, placeName: "Seattle") { date, _ in Timestamp.string(from: date) }
 }
+
