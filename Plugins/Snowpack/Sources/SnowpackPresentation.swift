@@ -54,7 +54,7 @@ struct SnowpackPresentation: ResultPresentation {
             let values = daily.compactMap(\.depth)
             var spark = "\(Self.sparkline(daily.map(\.depth)))  \(first.day.short) – \(last.day.short)"
             if let low = values.min(), let high = values.max() {
-                spark += low == high ? ", \(Self.inches(low))" : ", \(Self.inches(low))–\(Self.inches(high))"
+                spark += ", " + (low == high ? Self.inches(low) : "\(Self.inches(low).dropLast(3))–\(Self.inches(high))")
             }
             rows.append(("\(SnowpackReport.days) days", spark))
         }

@@ -79,6 +79,8 @@ struct SnowpackReport: Sendable {
         for window in Self.windows {
             var change = JSONObject()
             change["hours"] = .int(window.hours)
+            // Elements whose window start has no value, by that hour (one note per hour).
+            var unavailable: [(time: Date, elements: [String])] = []
             for (element, key, latest) in [(Element.depth, "depthIn", depth), (.swe, "sweIn", swe)] {
                 guard let latest else {
                     change[key] = .null
@@ -89,8 +91,15 @@ struct SnowpackReport: Sendable {
                     change[key] = .double(((latest.value - earlier) * 100).rounded() / 100)
                 } else {
                     change[key] = .null
-                    notes.append("\(window.label) change of \(element.rawValue) unavailable: no valid value at \(PacificStandardTime.wallTime(then)) PST")
+                    if let index = unavailable.firstIndex(where: { $0.time == then }) {
+                        unavailable[index].elements.append(element.rawValue)
+                    } else {
+                        unavailable.append((then, [element.rawValue]))
+                    }
                 }
+            }
+            for (time, elements) in unavailable {
+                notes.append("\(window.label) change of \(elements.joined(separator: " and ")) unavailable: no valid value at \(PacificStandardTime.wallTime(time)) PST")
             }
             changes[window.key] = .object(change)
         }

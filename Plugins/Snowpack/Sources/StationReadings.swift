@@ -53,8 +53,11 @@ struct StationReadings: Sendable {
         guard let entry else {
             throw ConditionsError.notFound("NRCS AWDB's answer holds no data for the station \(triplet.text)")
         }
-        guard let series = entry["data"].map({ $0.isNull ? [] : $0.arrayValue }) ?? [] else {
-            throw ConditionsError.badResponse("\(source): data of \(triplet.text) is \(entry["data"]?.typeName ?? "missing"), not an array")
+        let series: [JSONValue]
+        switch entry["data"] {
+        case nil, .null?: series = []
+        case .array(let items)?: series = items
+        case let other?: throw ConditionsError.badResponse("\(source): the data of \(triplet.text) is \(other.typeName), not an array")
         }
         // Per element, the sensor of the lowest ordinal (then the shallowest height, then the first).
         var chosen: [Element: (ordinal: Int, height: Double, values: [JSONValue])] = [:]
