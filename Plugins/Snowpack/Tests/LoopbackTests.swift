@@ -2,6 +2,7 @@ import ConditionsHTTP
 import ConditionsJSON
 import ConditionsKit
 import ConditionsKitTesting
+import ConditionsMemo
 import Foundation
 import Testing
 @testable import Snowpack
@@ -27,14 +28,15 @@ import Testing
         defer { server.stop() }
         let http = try CurlHTTPClient(version: "test", limits: HTTPLimits(connectTimeout: 5, timeout: 10))
         let source = try makeSource(["baseURL": .string(server.baseURL.appendingPathComponent("v1").absoluteString)])
+        let memory = FreshValues<JSONValue>()
 
-        let result = try await source.resolve("snowpack:stevens", context: context(http))
+        let result = try await source.resolve("snowpack:stevens", context: context(http, memory: memory))
         #expect(result.data["station"]?["triplet"] == "791:WA:SNTL")
         #expect(result.data["depthIn"]?.doubleValue == 58)
         #expect(result.data["changes"]?["24h"]?["depthIn"]?.doubleValue == 8)
         #expect(result.ttl == 1200)
 
-        let error = try #require(await source.error(resolving: "snowpack:snoqualmie", context: context(http)) as? ConditionsError)
+        let error = try #require(await source.error(resolving: "snowpack:snoqualmie", context: context(http, memory: memory)) as? ConditionsError)
         #expect(error.kind == .badResponse)
         #expect(error.message.hasSuffix("NRCS AWDB answered HTTP 200 with an HTML page, not JSON, for the data of 672:WA:SNTL"))
         #expect(server.requestCount("/v1/stations") == 1)
