@@ -42,7 +42,10 @@ struct SnowpackPresentation: ResultPresentation {
         if let temperature = data["airTempF"]?.doubleValue { rows.append(("air", Self.fahrenheit(temperature))) }
         if let placement = Self.whereText(data) { rows.append(("station", placement)) }
         if let reading = Self.readingTime(data) {
-            var text = "\(context.localTime(reading, .dateTime)) (\(PacificStandardTime.wallTime(reading).suffix(5)) PST)"
+            // The station's own PST hour too, unless the local time already says it.
+            let local = context.localTime(reading, .dateTime)
+            let pst = "\(PacificStandardTime.wallTime(reading).suffix(5)) PST"
+            var text = local.hasSuffix(pst) ? local : "\(local) (\(pst))"
             if status == SnowpackReport.Status.stale.rawValue {
                 let age = data["reading"]?["ageHours"]?.doubleValue.map { ", \(JSONValue.format(($0 * 10).rounded() / 10)) h old" } ?? ""
                 text += "  " + style.yellow("stale\(age)")
