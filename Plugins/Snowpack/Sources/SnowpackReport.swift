@@ -25,8 +25,11 @@ struct SnowpackReport: Sendable {
     let json: JSONValue
 
     /// `place` is the place's data (with its distance) or null for a station asked by triplet.
-    init(station: Station, readings: StationReadings, place: JSONValue, now: Date) {
+    init(station: Station, readings all: StationReadings, place: JSONValue, now: Date) {
         var notes: [String] = []
+        // Values after `now` (a report pinned to an earlier instant) are not yet read.
+        let (readings, later) = all.until(now)
+        if later > 0 { notes.append("left out \(Self.count(later, "value")) after the report's time") }
         // What was skipped: said, never read as zero.
         for element in Element.allCases {
             if let ordinal = readings.ordinals[element] {

@@ -101,6 +101,25 @@ struct StationReadings: Sendable {
         self.ordinals = ordinals
     }
 
+    /// These readings without the values after `instant` (a report pinned to an earlier
+    /// `now` than the data reaches), and how many were left out.
+    func until(_ instant: Date) -> (readings: StationReadings, later: Int) {
+        var later = 0
+        var kept: [Element: [Reading]] = [:]
+        for (element, list) in readings {
+            let cut = list.firstIndex { $0.time > instant } ?? list.count
+            later += list.count - cut
+            kept[element] = Array(list[..<cut])
+        }
+        return (StationReadings(readings: kept, skipped: skipped, ordinals: ordinals), later)
+    }
+
+    private init(readings: [Element: [Reading]], skipped: [Element: Skipped], ordinals: [Element: Int]) {
+        self.readings = readings
+        self.skipped = skipped
+        self.ordinals = ordinals
+    }
+
     /// The latest kept value of `element`.
     func latest(_ element: Element) -> Reading? { readings[element]?.last }
 

@@ -152,3 +152,19 @@ extension JSONValue {
     /// The report's notes, as strings.
     var notes: [String] { (self["notes"]?.arrayValue ?? []).compactMap(\.stringValue) }
 }
+
+/// A report pinned to an instant the data runs past (`--now` in the past) reads only what was
+/// there by then.
+@Suite struct PinnedClockTests {
+    @Test func valuesAfterNowAreLeftOut() async throws {
+        // 06:30 PST: the latest hour is 06:00 (h = 4), 24 h before it 50 in.
+        let early = Timestamp.parse("2026-11-26T14:30:00Z")!
+        let data = try await makeSource().resolve("snowpack:stevens", context: context(try november(), now: early)).data
+        #expect(data["reading"]?["time"] == "2026-11-26T14:00:00Z")
+        #expect(data["status"] == "current")
+        #expect(data["depthIn"]?.doubleValue == 58)
+        #expect(data["changes"]?["24h"]?["depthIn"]?.doubleValue == 8)
+        // Hours 07:00 to 10:00 of three elements.
+        #expect(data.notes.first == "left out 12 values after the report's time")
+    }
+}
