@@ -11,6 +11,7 @@ so the tests can check the arithmetic by hand. Deterministic: run it again and n
 import datetime as dt
 import json
 import os
+import re
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -107,9 +108,11 @@ def series(latest, depth, swe, temp, quirks=True):
 
 
 def write(name, value):
+    """Indented JSON with each hourly value on one line."""
+    text = json.dumps(value, indent=1)
+    text = re.sub(r'\{\s*\n\s*"date"[^{}]*?\}', lambda m: " ".join(m.group(0).split()), text)
     with open(os.path.join(HERE, name), "w") as f:
-        json.dump(value, f, indent=1)
-        f.write("\n")
+        f.write(text + "\n")
 
 
 write("awdb_stations_WA_SNTL.json", [station(*s) for s in STATIONS[:2]] + [station(*ENDED)] + [station(*s) for s in STATIONS[2:]])
