@@ -221,8 +221,13 @@ struct SnowpackPresentation: ResultPresentation {
         return String(values.map { value -> Character in
             guard let value, value.isFinite else { return gap }
             guard high > low else { return levels[3] }
-            let level = Int(((value - low) / (high - low) * 7).rounded())
-            return levels[min(7, max(0, level))]
+            // Scaled as a fraction first: with depths near ±Double.greatestFiniteMagnitude the
+            // span overflows to infinity, and no level is made of a value that is not finite.
+            let fraction = value / 2 - low / 2
+            let span = high / 2 - low / 2
+            let level = (fraction / span * 7).rounded()
+            guard level.isFinite else { return levels[0] }
+            return levels[Int(min(7, max(0, level)))]
         })
     }
 

@@ -91,7 +91,7 @@ struct SnowpackReport: Sendable {
                 }
                 let then = latest.time.addingTimeInterval(-Double(window.hours) * 3600)
                 if let earlier = readings.value(element, at: then) {
-                    change[key] = .double(((latest.value - earlier) * 100).rounded() / 100)
+                    change[key] = JSONValue(((latest.value - earlier) * 100).rounded() / 100)
                 } else {
                     change[key] = .null
                     if let index = unavailable.firstIndex(where: { $0.time == then }) {

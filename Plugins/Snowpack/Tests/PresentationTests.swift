@@ -120,4 +120,24 @@ import Testing
         #expect(presentation.render(odd, context: textContext("snowpack:x")).first == "snowpack:x  SNOTEL station: depth —, SWE —")
         #expect(presentation.changeKey(odd).status == "no depth")
     }
+
+    @Test func hugeNumbersNeverTrap() throws {
+        #expect(SnowpackPresentation.sparkline([-1.7e308, 1.7e308, 0, nil]) == "▁█▅·")
+        let huge: JSONValue = ["station": ["name": "X", "elevationFt": 1e300, "elevationM": -1e300], "status": "current",
+                               "depthIn": 1e300, "sweIn": -1e300, "airTempF": 1e300,
+                               "changes": ["24h": ["depthIn": 1e300, "sweIn": -1e300]],
+                               "reading": ["time": "2026-11-26T18:00:00Z", "ageHours": 1e300],
+                               "daily": [["date": "2026-11-25", "depthIn": -1.7e308], ["date": "2026-11-26", "depthIn": 1.7e308]]]
+        #expect(!presentation.render(huge, context: textContext("snowpack:x")).isEmpty)
+        #expect(presentation.changeKey(huge).status == "no depth")
+        _ = presentation.card(huge, context: textContext("snowpack:x"))
+        // A change between values whose difference overflows is unknown, not infinite.
+        let body: JSONValue = [["stationTriplet": "791:WA:SNTL", "data": [
+            ["stationElement": ["elementCode": "SNWD", "ordinal": 1], "values": [
+                ["date": "2026-11-25 10:00", "value": -1.7e308], ["date": "2026-11-26 10:00", "value": 1.7e308]]]]]]
+        let readings = try StationReadings(document: body, triplet: try StationTriplet(id: "791", state: "WA", network: "SNTL"), source: "test")
+        let station = try #require(Station(json: ["stationTriplet": "791:WA:SNTL", "latitude": 47.74, "longitude": -121.09]))
+        let report = SnowpackReport(station: station, readings: readings, place: .null, now: novemberMorning).json
+        #expect(report["changes"]?["24h"]?["depthIn"] == .null)
+    }
 }
