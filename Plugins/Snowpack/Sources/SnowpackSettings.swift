@@ -5,6 +5,7 @@ import Foundation
 struct SnowpackSettings: Sendable {
     static let defaultBaseURL = URL(string: "https://wcc.sc.egov.usda.gov/awdbRestApi/services/v1")!
     static let defaultStates = ["WA"]
+    static let defaultMaxDistanceKm = 100.0
 
     /// Where these options live in `sources.json`, for messages.
     let optionsPath: String
@@ -12,8 +13,10 @@ struct SnowpackSettings: Sendable {
     let baseURL: URL
     /// The states whose active SNOTEL stations a place is matched against, upper case.
     let states: [String]
+    /// A place farther than this from every station is `notFound` (the nearest is named).
+    let maxDistanceKm: Double
 
-    /// Reads `baseURL` and `states`; errors name the option's JSON path.
+    /// Reads `baseURL`, `states` and `maxDistanceKm`; errors name the option's JSON path.
     init(options: inout SourceOptions) throws(ConditionsError) {
         optionsPath = options.path
         baseURL = try options.httpURL("baseURL", withoutQuery: true) ?? Self.defaultBaseURL
@@ -26,6 +29,7 @@ struct SnowpackSettings: Sendable {
         }
         var seen = Set<String>()
         self.states = states.map { $0.uppercased() }.filter { seen.insert($0).inserted }
+        maxDistanceKm = try options.double("maxDistanceKm", in: 1...2000) ?? Self.defaultMaxDistanceKm
     }
 
     /// `{baseURL}/stations?stationTriplets=*:WA:SNTL&activeOnly=true` (several states

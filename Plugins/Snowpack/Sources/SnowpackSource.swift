@@ -33,15 +33,13 @@ public struct SnowpackSource: ConditionsSource {
 
     /// How long the station list is kept in the memo: stations come and go once a season.
     static let stationListLifetime: Double = 86_400
-    /// A place farther than this from every station is `notFound` (the nearest is named).
-    static let maximumDistanceKm = 100.0
 
     private let settings: SnowpackSettings
     private let examplePlace: String
     /// Each station's hourly values by data URL, shared by URNs resolved within the TTL.
     private let series = FreshValues<StationSeries>(capacity: 64)
 
-    /// Validates `baseURL` and `states`; errors name the option's JSON path.
+    /// Validates `baseURL`, `states` and `maxDistanceKm`; errors name the option's JSON path.
     public init(configuration: SourceConfiguration) throws {
         var options = configuration.options
         settings = try SnowpackSettings(options: &options)
@@ -68,9 +66,9 @@ public struct SnowpackSource: ConditionsSource {
             guard let (nearest, km) = list.nearest(to: argument.point) else {
                 throw ConditionsError.notFound("NRCS AWDB lists no active SNOTEL stations in \(settings.states.joined(separator: ", ")) (\(settings.optionsPath).states)")
             }
-            guard km <= Self.maximumDistanceKm else {
+            guard km <= settings.maxDistanceKm else {
                 throw ConditionsError.notFound(
-                    "\(argument.label) is \(String(format: "%.0f", km)) km from the nearest active SNOTEL station in \(settings.states.joined(separator: ", ")) (\(nearest.name), \(nearest.triplet.text)); more than \(Int(Self.maximumDistanceKm)) km is too far (add its state to \(settings.optionsPath).states)",
+                    "\(argument.label) is \(String(format: "%.0f", km)) km from the nearest active SNOTEL station in \(settings.states.joined(separator: ", ")) (\(nearest.name), \(nearest.triplet.text)); more than \(JSONValue.format(settings.maxDistanceKm)) km is too far (\(settings.optionsPath).maxDistanceKm; a state is added in \(settings.optionsPath).states)",
                     suggestions: ["snowpack:station:\(nearest.triplet.id):\(nearest.triplet.state):\(nearest.triplet.network)"])
             }
             station = nearest

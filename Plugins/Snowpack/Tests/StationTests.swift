@@ -50,7 +50,11 @@ import Testing
         #expect(error.kind == .notFound)
         #expect(error.message.contains("47.6588,-117.426 (Spokane) is 247 km from the nearest active SNOTEL station in WA (Blewett Pass, 352:WA:SNTL)"))
         #expect(error.suggestions == ["snowpack:station:352:WA:SNTL"])
+        #expect(error.message.hasSuffix("more than 100 km is too far (sources.snowpack.options.maxDistanceKm; a state is added in sources.snowpack.options.states)"))
         #expect(http.requests(to: Path.data).isEmpty)
+        // Allowed farther: Blewett Pass answers (its data is [] in this script).
+        let farther = try #require(await makeSource(["maxDistanceKm": 250]).error(resolving: "snowpack:spokane", context: context(http)) as? ConditionsError)
+        #expect(farther.message.contains("352:WA:SNTL (it answered an empty list)"))
     }
 
     @Test func oneStationListRequestForSeveralPlaces() async throws {
@@ -127,5 +131,6 @@ import Testing
         #expect(throws: ConditionsError.self) { try makeSource(["states": []]) }
         #expect(throws: ConditionsError.self) { try makeSource(["baseURL": "ftp://example.org"]) }
         #expect(throws: ConditionsError.self) { try makeSource(["stations": "791"]) }
+        #expect(throws: ConditionsError.self) { try makeSource(["maxDistanceKm": 0]) }
     }
 }
