@@ -6,6 +6,7 @@ import Fixtures
 import NWS
 import WSDOT
 import Avalanche
+import Snowpack
 
 /// Every source module `conditions` links, by type: the one place a module is registered.
 /// The executable makes its `SourceCatalog` of this list, and so do the benchmarks, the fuzz
@@ -22,5 +23,6 @@ public enum RegisteredModules {
         ExecSource.self,
         NWSSource.self,
         AvalancheSource.self,
+        SnowpackSource.self,
     ]
 }
