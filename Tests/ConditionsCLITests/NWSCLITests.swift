@@ -197,7 +197,7 @@ import Testing
         let run = try await CLI.run(["--config", config, "--profile", "offline", "--no-cache", "--format", "ndjson"])
         #expect(run.status == 0, "\(run.stderr)")
         let records = try Self.records(run)
-        #expect(records.map { $0["urn"] as? String } == ["pass:snoqualmie", "forecast:snoqualmie", "avalanche:snoqualmie", "pass:stevens", "forecast:stevens", "avalanche:stevens", "moon:now", "phases:5"])
+        #expect(records.map { $0["urn"] as? String } == ["pass:snoqualmie", "forecast:snoqualmie", "avalanche:snoqualmie", "snowpack:snoqualmie", "pass:stevens", "forecast:stevens", "avalanche:stevens", "snowpack:stevens", "moon:now", "phases:5"])
         #expect(records.filter { ($0["urn"] as? String)?.hasPrefix("forecast:") == true }.allSatisfy { $0["source"] as? String == "fixtures" })
         let text = try await CLI.run(["--config", config, "--profile", "offline", "--no-cache", "--now", "2026-11-21T14:00:00Z", "forecast:stevens", "alerts:snoqualmie"])
         #expect(text.status == 0)
@@ -210,6 +210,6 @@ import Testing
             .allSatisfy { $0["source"] as? String == "fixtures" })
         // The live config routes them to NWS, with the sixteen passes as places.
         let check = try await CLI.run(["check", "--config", config])
-        #expect(check.stdout.contains(" 16 places, 8 report URNs"), "\(check.stdout)")
+        #expect(check.stdout.contains(" 16 places, 10 report URNs"), "\(check.stdout)")
     }
 }
