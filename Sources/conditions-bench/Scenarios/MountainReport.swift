@@ -51,8 +51,9 @@ enum MountainReport {
             "avalanche": {"module": "Avalanche", "options": {"baseURL": "\(server.url("/avalanche").absoluteString)"}},
             "snowpack": {"module": "Snowpack", "options": {"baseURL": "\(server.url("/awdb").absoluteString)"}}
             """, routes: #""avalanche": "avalanche", "snowpack": "snowpack""#, extra: ", " + placesMember)
-        let slugs = try JSONSerialization.jsonObject(with: Data(("{" + placesMember + "}").utf8)) as? [String: [String: Any]] ?? [:]
-        let names = slugs.keys.sorted()
+        let parsed = try JSONSerialization.jsonObject(with: Data(("{" + placesMember + "}").utf8)) as? [String: [String: Any]] ?? [:]
+        let names = (parsed["places"] ?? [:]).keys.sorted()
+        guard names.count == 16 else { throw Bench.Failed(description: "sources.json: \(names.count) places, not the 16 passes") }
         let urns = names.map { "avalanche:\($0)" } + names.map { "snowpack:\($0)" }
         let arguments = ["--config", config, "--no-cache", "--quiet", "--now", "2026-11-26T18:30:00Z", "--format", "ndjson"] + urns
 
