@@ -32,7 +32,7 @@ import Testing
         let urnsSchema = try #require((resolveSchema["properties"] as? [String: Any])?["urns"] as? [String: Any])
         #expect(urnsSchema["maxItems"] as? Int == 100)
         // Its examples are URNs this configuration answers: its report list, one per scheme.
-        #expect((tools["resolve"]?["description"] as? String)?.contains(#"e.g. ["pass:snoqualmie", "forecast:snoqualmie", "moon:now"]"#) == true,
+        #expect((tools["resolve"]?["description"] as? String)?.contains(#"e.g. ["pass:snoqualmie", "forecast:snoqualmie", "avalanche:snoqualmie"]"#) == true,
                 "\(tools["resolve"]?["description"] ?? "")")
 
         // Three answers and one failure, in the order asked, as text and as structured JSON.
