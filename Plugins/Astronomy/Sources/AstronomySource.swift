@@ -15,10 +15,10 @@ public struct AstronomySource: ConditionsSource {
     public static let moduleName = "Astronomy"
     public static let summary = "The Moon's phase, rise and set and the Sun's times, computed offline"
 
-    public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}"]
-    public static let exampleURNs = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21"]
-    /// `moon` and `phases` read as every moon source's do; `sun` is this module's own.
-    public static let presentations: [any ResultPresentation] = MoonData.presentations + [SunPresentation()]
+    public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}", "night:{place}", "night:{place}:{date}"]
+    public static let exampleURNs = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21", "night:here", "night:here:2026-12-04"]
+    /// `moon` and `phases` read as every moon source's do; `sun` and `night` are this module's own.
+    public static let presentations: [any ResultPresentation] = MoonData.presentations + [SunPresentation(), NightPresentation()]
 
     /// The years the stated accuracy was measured over; other instants are refused.
     static let years = 1900...2100
@@ -27,8 +27,11 @@ public struct AstronomySource: ConditionsSource {
     static let dateAllowed = Timestamp.instantForms
 
     private let location: Place?
+    /// The thresholds of `night:` windows (`nightMaxSkyCover`, `nightMaxMoonIllumination`).
+    private let nightRules: NightReport.Rules
 
-    /// Reads the optional `location` override; any other option is a configuration error.
+    /// Reads the optional `location` override and the night's thresholds; any other option is
+    /// a configuration error.
     public init(configuration: SourceConfiguration) throws {
         var options = configuration.options
         if var nested = try options.object("location") {
@@ -36,12 +39,19 @@ public struct AstronomySource: ConditionsSource {
         } else {
             location = nil
         }
+        var rules = NightReport.Rules()
+        if let cover = try options.double("nightMaxSkyCover", in: 0...100) { rules.maxSkyCover = cover }
+        if let lit = try options.double("nightMaxMoonIllumination", in: 0...100) { rules.moon = .atMostLit(lit / 100) }
+        nightRules = rules
         try options.finish()
     }
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let place = self.location ?? context.place
         let placeholders = location.pattern.placeholders
+        if location.pattern.scheme?.lowercased() == "night" {
+            return try await NightRequest(location, context: context, override: self.location, rules: nightRules).resolve()
+        }
         if placeholders.contains("count") {
             let count = try MoonData.phaseCount(try location.argument("count"))
             try Self.checkRange(context.now, place: place, argument: "now", value: Timestamp.string(from: context.now))
