@@ -7,13 +7,14 @@ import Foundation
 /// The Moon, its phases and the Sun's times computed on this machine from published algorithms
 /// (Meeus, "Astronomical Algorithms"): no network, no keys. Answers `moon:now`, `moon:{date}`
 /// and `phases:{count}` with the same data as the Aeris module, and `sun:now` and `sun:{date}`
-/// (sunrise, sunset, solar noon, twilights, golden and blue hours).
+/// (sunrise, sunset, solar noon, twilights, golden and blue hours), and `night:{place}[:{date}]`:
+/// the dark-sky windows of one night, with the clouds from `sky:` through the host.
 ///
 /// Options: an optional `location` object (`latitude`, `longitude`, `name`, `timeZone`)
 /// replacing the config's location for this source.
 public struct AstronomySource: ConditionsSource {
     public static let moduleName = "Astronomy"
-    public static let summary = "The Moon's phase, rise and set and the Sun's times, computed offline"
+    public static let summary = "The Moon's phase, rise and set, the Sun's times and a night's dark-sky windows, computed offline"
 
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}", "night:{place}", "night:{place}:{date}"]
     public static let exampleURNs = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21", "night:here", "night:here:2026-12-04"]
