@@ -11,7 +11,9 @@ import Foundation
 /// the dark-sky windows of one night, with the clouds from `sky:` through the host.
 ///
 /// Options: an optional `location` object (`latitude`, `longitude`, `name`, `timeZone`)
-/// replacing the config's location for this source.
+/// replacing the config's location for this source; `nightMaxSkyCover` (percent, default 30)
+/// and `nightMaxMoonIllumination` (percent; absent: the Moon must be below the horizon) for
+/// `night:` windows.
 public struct AstronomySource: ConditionsSource {
     public static let moduleName = "Astronomy"
     public static let summary = "The Moon's phase, rise and set, the Sun's times and a night's dark-sky windows, computed offline"
