@@ -31,10 +31,11 @@ struct PhaseEvent: Equatable, Sendable {
     let date: Date
 }
 
-/// Instants of the principal phases (Meeus ch. 49): the mean phase plus the periodic
+/// Instants of the principal phases. Meeus's series (ch. 49: the mean phase plus the periodic
 /// corrections in the Sun's and Moon's anomalies, the argument of latitude and the node, and
-/// the fourteen planetary arguments. Meeus gives the result as good to a few seconds against
-/// ELP-2000/82; ΔT then converts it from TT to UT.
+/// the fourteen planetary arguments) is off DE421 by up to 18 s over 1900–2100, so it only
+/// starts PhaseSolver, which brings the instant within 1.5 s of DE421 (TT); ΔT then converts
+/// it to UT.
 enum MoonPhases {
     /// New moon of 2000 January 6 (k = 0), JDE.
     static let epoch = 2451550.09766
@@ -44,11 +45,17 @@ enum MoonPhases {
     /// The phase numbered `index`: lunations since January 2000 times four plus the phase
     /// (so index 0 is the new moon of 2000-01-06, 1 the next first quarter, −4 the previous new moon).
     static func event(index: Int) -> PhaseEvent {
-        let lunation = index >= 0 ? index / 4 : -((-index + 3) / 4)
-        let phase = PrincipalPhase(rawValue: index - lunation * 4) ?? .newMoon
-        let jde = julianEphemerisDay(k: Double(lunation) + Double(phase.rawValue) / 4, phase: phase)
+        let (phase, jde) = julianEphemerisDay(index: index)
         let date = TimeScale.date(julianEphemerisDay: jde)
         return PhaseEvent(phase: phase, date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded()))
+    }
+
+    /// The phase numbered `index` (as in `event(index:)`) and its instant as a JDE (TT).
+    static func julianEphemerisDay(index: Int) -> (phase: PrincipalPhase, jde: Double) {
+        let lunation = index >= 0 ? index / 4 : -((-index + 3) / 4)
+        let phase = PrincipalPhase(rawValue: index - lunation * 4) ?? .newMoon
+        let estimate = julianEphemerisDay(k: Double(lunation) + Double(phase.rawValue) / 4, phase: phase)
+        return (phase, PhaseSolver.refine(estimate, phase: phase))
     }
 
     /// The index of a phase at or before `date` (within one phase of the last one that is).
@@ -87,7 +94,8 @@ enum MoonPhases {
         return events
     }
 
-    /// Meeus 49.1 and the corrections of the tables that follow it, as a JDE.
+    /// Meeus 49.1 and the corrections of the tables that follow it, as a JDE: the solver's
+    /// starting point.
     static func julianEphemerisDay(k: Double, phase: PrincipalPhase) -> Double {
         let t = k / 1236.85
         let t2 = t * t, t3 = t2 * t, t4 = t3 * t

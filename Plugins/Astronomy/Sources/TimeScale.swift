@@ -40,43 +40,8 @@ enum TimeScale {
         2000 + (julianDay - 2451544.5) / 365.2425
     }
 
-    /// ΔT = TT − UT in seconds, from the polynomials of Espenak and Meeus ("Five Millennium
-    /// Canon of Solar Eclipses", NASA/TP-2006-214141), which fit the observed values to about
-    /// a second over 1900–2005 and extrapolate beyond.
+    /// ΔT = TT − UT in seconds (DeltaT says from what).
     static func deltaT(decimalYear y: Double) -> Double {
-        switch y {
-        case ..<1860:
-            let u = (y - 1820) / 100
-            return -20 + 32 * u * u
-        case ..<1900:
-            let t = y - 1860
-            return 7.62 + 0.5737 * t - 0.251754 * t * t + 0.01680668 * pow(t, 3)
-                - 0.0004473624 * pow(t, 4) + pow(t, 5) / 233174
-        case ..<1920:
-            let t = y - 1900
-            return -2.79 + 1.494119 * t - 0.0598939 * t * t + 0.0061966 * pow(t, 3) - 0.000197 * pow(t, 4)
-        case ..<1941:
-            let t = y - 1920
-            return 21.20 + 0.84493 * t - 0.076100 * t * t + 0.0020936 * pow(t, 3)
-        case ..<1961:
-            let t = y - 1950
-            return 29.07 + 0.407 * t - t * t / 233 + pow(t, 3) / 2547
-        case ..<1986:
-            let t = y - 1975
-            return 45.45 + 1.067 * t - t * t / 260 - pow(t, 3) / 718
-        case ..<2005:
-            let t = y - 2000
-            return 63.86 + 0.3345 * t - 0.060374 * t * t + 0.0017275 * pow(t, 3)
-                + 0.000651814 * pow(t, 4) + 0.00002373599 * pow(t, 5)
-        case ..<2050:
-            let t = y - 2000
-            return 62.92 + 0.32217 * t + 0.005589 * t * t
-        case ..<2150:
-            let u = (y - 1820) / 100
-            return -20 + 32 * u * u - 0.5628 * (2150 - y)
-        default:
-            let u = (y - 1820) / 100
-            return -20 + 32 * u * u
-        }
+        DeltaT.seconds(decimalYear: y)
     }
 }

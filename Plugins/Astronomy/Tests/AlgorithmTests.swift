@@ -45,12 +45,24 @@ import Testing
     }
 }
 
-/// ΔT against the values tabulated by Espenak and Meeus from observations
-/// (NASA/TP-2006-214141, table 1): 1900 −2.8 s, 1950 +29.1 s, 2000 +63.8 s.
+/// ΔT against published values: Morrison, Stephenson, Hohenkerk & Zawilski (2021, Table S15)
+/// for 1900 (−2.0 s) and 1950 (+28.9 s), the IERS for 2000.0 (+63.83 s) and 2020.0 (+69.36 s).
+/// (Espenak and Meeus's table, which the module used before, has −2.8 s for 1900.)
 @Suite struct DeltaTTests {
-    @Test(arguments: [(1900.0, -2.8), (1950.0, 29.1), (2000.0, 63.8)])
+    @Test(arguments: [(1900.0, -2.0), (1950.0, 28.9), (2000.0, 63.83), (2020.0, 69.36)])
     func tabulatedValues(year: Double, seconds: Double) {
-        #expect(abs(TimeScale.deltaT(decimalYear: year) - seconds) < 0.5)
+        #expect(abs(TimeScale.deltaT(decimalYear: year) - seconds) < 0.1)
+    }
+
+    /// The extrapolation leaves the last tabulated value without a jump or a kink and ends on
+    /// the long-term parabola.
+    @Test func extrapolationJoinsTheTableAndTheParabola() {
+        let last = DeltaT.table.first + Double(DeltaT.table.values.count - 1)
+        let slope = (DeltaT.table.values.last ?? 0) - DeltaT.table.values[DeltaT.table.values.count - 2]
+        #expect(abs(TimeScale.deltaT(decimalYear: last + 0.001) - TimeScale.deltaT(decimalYear: last - 0.001)) < 0.001)
+        #expect(abs((TimeScale.deltaT(decimalYear: last + 1) - TimeScale.deltaT(decimalYear: last)) - slope) < 0.05)
+        #expect(abs(TimeScale.deltaT(decimalYear: 2900) - (-320 + 32.5 * 10.75 * 10.75)) < 0.001)
+        #expect(abs(TimeScale.deltaT(decimalYear: 2799.9999) - DeltaT.parabola(2799.9999)) < 0.001)
     }
 
     @Test func terrestrialTimeRunsAheadOfUniversalTime() throws {

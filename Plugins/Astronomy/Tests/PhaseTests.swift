@@ -59,13 +59,26 @@ import Testing
         (PrincipalPhase.newMoon, "1903-01-28T16:38:29Z"),
         (.newMoon, "1925-01-24T14:44:53Z"),
         (.fullMoon, "1948-03-25T03:10:06Z"),
-        (.lastQuarter, "2064-12-30T23:49:15Z"),
-        (.fullMoon, "2093-06-09T10:08:44Z"),
-        (.newMoon, "2100-01-10T12:55:11Z"),
     ])
     func independentEphemeris(phase: PrincipalPhase, reference: String) throws {
         let date = try instant(reference)
         #expect(seconds(computed(phase, near: date), date) <= 60, "\(phase.name) \(reference)")
+    }
+
+    /// The same program's future phases. Its ΔT extrapolation and ours part ways (140 s against
+    /// our 76 s by 2064, 225 s against 96 s by 2100; nobody knows), so these compare Terrestrial
+    /// Time: PyEphem's UT plus its own ΔT (`ephem.delta_t`, given here). DE421 puts the three
+    /// within 1.5 s of PyEphem's TT.
+    @Test(arguments: [
+        (PrincipalPhase.lastQuarter, "2064-12-30T23:49:15Z", 140.097),
+        (.fullMoon, "2093-06-09T10:08:44Z", 209.564),
+        (.newMoon, "2100-01-10T12:55:11Z", 225.387),
+    ])
+    func independentEphemerisInTerrestrialTime(phase: PrincipalPhase, reference: String, deltaT: Double) throws {
+        let date = try instant(reference)
+        let ours = TimeScale.julianEphemerisDay(computed(phase, near: date))
+        let theirs = TimeScale.julianDay(date) + deltaT / 86400
+        #expect(abs(ours - theirs) * 86400 <= 10, "\(phase.name) \(reference)")
     }
 
     @Test func phasesComeInOrderAndAlternate() throws {

@@ -80,14 +80,15 @@ import Testing
         let phases = try #require(data["phases"]?.arrayValue)
         #expect(phases.count == 5)
         #expect(phases.map { $0["name"]?.stringValue } == ["new moon", "first quarter", "full moon", "last quarter", "new moon"])
-        #expect(phases.first?["date"] == "2015-04-18T18:56:50Z")
+        // DE421 (Skyfield): 18:56:50.7 UT.
+        #expect(phases.first?["date"] == "2015-04-18T18:56:51Z")
         #expect(phases.first?.objectValue?.keys == ["name", "date"])
     }
 
     @Test func aPhaseExactlyAtNowIsNotListed() async throws {
-        let first = try await resolve("phases:1", now: "2015-04-18T18:56:49Z")
+        let first = try await resolve("phases:1", now: "2015-04-18T18:56:50Z")
         #expect(first["phases"]?.arrayValue?.first?["name"] == "new moon")
-        let atInstant = try await resolve("phases:1", now: "2015-04-18T18:56:50Z")
+        let atInstant = try await resolve("phases:1", now: "2015-04-18T18:56:51Z")
         #expect(atInstant["phases"]?.arrayValue?.first?["name"] == "first quarter")
     }
 

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The Earth's heliocentric longitude and distance from VSOP87D (Bretagnon & Francou 1988),
+/// ecliptic and equinox of date, summed over the terms kept in Resources/sun-vsop87d.txt
+/// (scripts/series-data.py). The Sun's geocentric longitude is the longitude plus 180°.
+struct SolarLongitude: Sendable {
+    /// Cosine terms A cos(B + C τ), one array per power of τ.
+    struct Series: Sendable {
+        var amplitudes: [Double] = []
+        var phases: [Double] = []
+        var frequencies: [Double] = []
+    }
+
+    let longitude: [Series]
+    let radius: [Series]
+
+    static let shared = SolarLongitude(text: String(decoding: PackageResources.sun_vsop87d_txt, as: UTF8.self))
+
+    init(text: String) {
+        var longitude = [Series](repeating: Series(), count: 6)
+        var radius = [Series](repeating: Series(), count: 6)
+        var current: (isRadius: Bool, power: Int)?
+        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
+            let fields = line.split(separator: " ")
+            if fields.first == "L" || fields.first == "R" {
+                current = fields.count > 1 ? Int(fields[1]).flatMap { (0..<6).contains($0) ? (fields[0] == "R", $0) : nil } : nil
+                continue
+            }
+            let numbers = fields.compactMap { Double($0) }
+            guard let (isRadius, power) = current, numbers.count == 3 else { continue }
+            if isRadius {
+                radius[power].amplitudes.append(numbers[0]); radius[power].phases.append(numbers[1]); radius[power].frequencies.append(numbers[2])
+            } else {
+                longitude[power].amplitudes.append(numbers[0]); longitude[power].phases.append(numbers[1]); longitude[power].frequencies.append(numbers[2])
+            }
+        }
+        self.longitude = longitude
+        self.radius = radius
+    }
+
+    var termCount: Int { (longitude + radius).reduce(0) { $0 + $1.amplitudes.count } }
+
+    /// The Sun's apparent geocentric longitude, radians (not reduced), less nutation, at `t`
+    /// Julian centuries of TDB (TT serves) since J2000.0: the geometric one moved back by the
+    /// annual aberration, 20.4898″ at one astronomical unit (Meeus 25.10), which for the Sun
+    /// also stands for the light-time.
+    func apparentLongitude(centuries t: Double) -> Double {
+        let tau = t / 10
+        let distance = Self.evaluate(radius, tau)
+        return Self.evaluate(longitude, tau) + .pi - 20.4898 * LunarLongitude.arcsecond / distance
+    }
+
+    private static func evaluate(_ series: [Series], _ tau: Double) -> Double {
+        var total = 0.0, power = 1.0
+        for part in series {
+            var sum = 0.0
+            for i in part.amplitudes.indices {
+                sum += part.amplitudes[i] * cos(part.phases[i] + part.frequencies[i] * tau)
+            }
+            total += sum * power
+            power *= tau
+        }
+        return total
+    }
+}
