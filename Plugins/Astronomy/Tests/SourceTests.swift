@@ -6,12 +6,12 @@ import Testing
 
 /// The module as the host drives it: configuration, routing, arguments and result data.
 @Suite struct SourceTests {
-    @Test func declaresTheAerisRoutesAndTheSun() throws {
+    @Test func declaresTheAerisRoutesTheSunAndTheNight() throws {
         let source = try makeSource()
         #expect(AstronomySource.moduleName == "Astronomy")
-        #expect(source.routes.map(\.text) == ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}"])
-        #expect(source.examples == ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21"])
-        #expect(AstronomySource.presentations.map(\.kind) == [.moon, .phases, .sun])
+        #expect(source.routes.map(\.text) == ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}", "night:{place}", "night:{place}:{date}"])
+        #expect(source.examples == ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21", "night:here", "night:here:2026-12-04"])
+        #expect(AstronomySource.presentations.map(\.kind) == [.moon, .phases, .sun, .night])
     }
 
     @Test func moonNowHasTheContractKeysInOrder() async throws {
