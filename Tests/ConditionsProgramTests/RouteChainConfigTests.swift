@@ -121,7 +121,7 @@ import Testing
 
     @Test func everyInstanceOfAChainMustServeTheScheme() throws {
         #expect(try problems(routes: #"{"pass": ["wsdot", "astronomy"]}"#)
-                == [#"routes.pass[1]: source "astronomy" (module Astronomy) serves no pass: URNs; it serves moon:now, moon:{date}, phases:{count}, sun:now, sun:{date}"#])
+                == [#"routes.pass[1]: source "astronomy" (module Astronomy) serves no pass: URNs; it serves moon:now, moon:{date}, phases:{count}, sun:now, sun:{date}, night:{place}, night:{place}:{date}"#])
         #expect(try problems(routes: #"{"moon": "wsdot"}"#)
                 == [#"routes.moon: source "wsdot" (module WSDOT) serves no moon: URNs; it serves pass:{name}, pass:all, snowfall:{pass}, snowfall:{pass}:{season}"#])
     }
