@@ -186,7 +186,7 @@ package final class NWSStandIn: Sendable {
     package static func retimed(_ body: String, to now: Date) -> String {
         let stamp = #/(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\+00:00/#
         let formatter = ISO8601DateFormatter()
-        func date(_ text: Substring) -> Date? { formatter.date(from: text + "Z") }
+        func date(_ text: Substring) -> Date? { formatter.date(from: String(text) + "Z") }
         let starts = body.matches(of: #/(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\+00:00\//#).compactMap { date($0.output.1) }
         guard let first = starts.min() else { return body }
         let hour = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600
