@@ -68,6 +68,7 @@ import Testing
         case "snowpack":
             try checkSnowpack(result.data, place: name)
             #expect(record["recorded"]?.stringValue?.hasPrefix("derived: ") == true, "a derived recording says so")
+        case "sky": try checkSky(result.data, place: name)
         default: Issue.record("no shape check for scheme \(scheme); add one to \(#fileID)")
         }
     }
@@ -197,6 +198,25 @@ import Testing
         }
         #expect(data["elevationM"]?.doubleValue.map { (0...5_000).contains($0) } == true)
         try checkAlerts(data, place: place)
+    }
+
+    /// The NWS sky contract (`night:` reads it): 48 consecutive UTC hours, percentages 0–100 or
+    /// null, visibility in metres or null, sky cover in at least one hour.
+    private func checkSky(_ data: JSONValue, place: String) throws {
+        #expect(data["place"]?["id"] == .string(place))
+        #expect(data["grid"]?.stringValue?.isEmpty == false)
+        let hours = try #require(data["hours"]?.arrayValue)
+        #expect(hours.count == 48)
+        let times = hours.compactMap { $0["time"]?.stringValue.flatMap { Timestamp.parse($0) } }
+        #expect(times.count == 48)
+        #expect(zip(times, times.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 3600 }, "hour after hour")
+        for hour in hours {
+            for key in ["skyCover", "precipChance", "humidity"] {
+                #expect(hour[key] == .null || hour[key]?.intValue.map { (0...100).contains($0) } == true, "\(key) \(String(describing: hour[key]))")
+            }
+            #expect(hour["visibilityM"] == .null || hour["visibilityM"]?.intValue.map { $0 >= 0 } == true)
+        }
+        #expect(hours.contains { $0["skyCover"]?.intValue != nil })
     }
 
     /// The Avalanche contract: the zone and place, the three bands today and tomorrow on the

@@ -4,11 +4,12 @@ import ConditionsText
 import Foundation
 
 /// Forecasts and active alerts from the National Weather Service (api.weather.gov, key-less)
-/// for the config's places: `forecast:{place}`, `forecast:{place}:hourly`, `alerts:{place}`.
+/// for the config's places: `forecast:{place}`, `forecast:{place}:hourly`, `alerts:{place}`,
+/// and the sky (cloud cover and more, hourly for two days) from the raw grid: `sky:{place}`.
 ///
 /// `{place}` is a name under `places` in `sources.json`, `here` (the config's `location`) or
 /// `latitude,longitude`. A point is looked up once (`/points`, kept a day in the instance's
-/// memo), then the forecast URLs NWS gives are followed as they are. See Plugins/NWS/README.md.
+/// memo), then the forecast and grid URLs NWS gives are followed as they are. See Plugins/NWS/README.md.
 public struct NWSSource: ConditionsSource {
     /// `"NWS"`.
     public static let moduleName = "NWS"
@@ -16,21 +17,21 @@ public struct NWSSource: ConditionsSource {
     public static let summary = "Forecasts and active alerts from the US National Weather Service (api.weather.gov, key-less)"
     /// Used when NWS sends no `Cache-Control` (it normally does: a few minutes).
     public static let defaultTTL: Double = 300
-    /// `forecast` results (daily or hourly periods) and `alerts` results.
-    public static let presentations: [any ResultPresentation] = [ForecastPresentation(), AlertsPresentation()]
+    /// `forecast` results (daily or hourly periods), `alerts` and `sky` results.
+    public static let presentations: [any ResultPresentation] = [ForecastPresentation(), AlertsPresentation(), SkyPresentation()]
 
     /// How long a point's grid is kept: NWS's mapping rarely changes.
     static let pointLifetime: Double = 86_400
 
-    public let routes: [RoutePattern] = ["forecast:{place}", "forecast:{place}:hourly", "alerts:{place}"]
+    public let routes: [RoutePattern] = ["forecast:{place}", "forecast:{place}:hourly", "alerts:{place}", "sky:{place}"]
 
     /// For `--help`: each route for `here`, the configured location.
-    public static let exampleURNs = ["forecast:here", "alerts:here", "forecast:here:hourly"]
+    public static let exampleURNs = ["forecast:here", "alerts:here", "forecast:here:hourly", "sky:here"]
 
     /// Each route for the first configured place (or `here` when there is none).
     public var examples: [String] {
         let place = examplePlace
-        return ["forecast:\(place)", "forecast:\(place):hourly", "alerts:\(place)"]
+        return ["forecast:\(place)", "forecast:\(place):hourly", "alerts:\(place)", "sky:\(place)"]
     }
 
     private let settings: NWSSettings
@@ -53,6 +54,16 @@ public struct NWSSource: ConditionsSource {
                 "place": place.json, "point": .string(place.point.text),
                 "updated": JSONValue(alerts.updated), "alerts": .array(alerts.alerts),
             ], kind: .alerts, ttl: freshness)
+        }
+        if location.pattern.scheme == "sky" {
+            let base = settings.baseURL
+            let (response, grid) = try await fetchFollowing(place, what: "the sky grid for \(place.id)", client: client, context: context) { $0.gridDataURL(base: base) }
+            let sky = try NWSSky(body: response.body, url: response.url, now: context.now)
+            return SourceResult(data: .object(JSONObject([
+                ("place", place.json), ("point", .string(place.point.text)), ("grid", JSONValue(grid.gridText)),
+                ("timeZone", JSONValue(grid.timeZone)), ("updated", JSONValue(sky.updated)), ("url", .string(Self.pageURL(place.point))),
+                ("notes", .array(sky.notes.map(JSONValue.string))), ("hours", .array(sky.hours)),
+            ])), kind: .sky, ttl: response.freshness)
         }
         let hourly = location.pattern.segments.count == 3
         // Alerts come with the daily forecast (they read first); asked at once, and a failure
@@ -87,20 +98,34 @@ public struct NWSSource: ConditionsSource {
     }
 
     /// The forecast (or hourly forecast) document for `place`, by the URL its point's grid gives.
-    /// When that URL is gone (404) and the grid came from the memo, the point is looked up
-    /// afresh once: NWS does move points between grids.
     private func fetchForecast(_ place: NamedPoint, hourly: Bool, client: NWSClient, context: SourceContext) async throws -> (HTTPResponse, NWSGrid) {
-        let what = "the \(hourly ? "hourly " : "")forecast for \(place.id)"
+        try await fetchFollowing(place, what: "the \(hourly ? "hourly " : "")forecast for \(place.id)", client: client, context: context) {
+            hourly ? $0.forecastHourly : $0.forecast
+        }
+    }
+
+    /// The document at the URL `pick` takes from the grid of `place`'s point. When that URL is
+    /// gone (404) and the grid came from the memo, the point is looked up afresh once: NWS does
+    /// move points between grids. A kept grid `pick` finds no URL in (an entry kept by an
+    /// older version) is looked up afresh too.
+    private func fetchFollowing(_ place: NamedPoint, what: String, client: NWSClient, context: SourceContext,
+                                url pick: (NWSGrid) -> URL?) async throws -> (HTTPResponse, NWSGrid) {
         let grid = try await lookUp(place.point, client: client, context: context, maxAge: Self.pointLifetime)
-        let url = hourly ? grid.forecastHourly : grid.forecast
+        guard let url = pick(grid) else {
+            let fresh = try await lookUp(place.point, client: client, context: context, maxAge: 0)
+            guard let freshURL = pick(fresh) else {
+                throw ConditionsError.badResponse("\(Redaction.redact(settings.pointsURL(place.point))): no URL for \(what) (properties.forecastGridData, or gridId, gridX and gridY)")
+            }
+            let response = try await client.get(freshURL, what: what)
+            return (response, fresh)
+        }
         // Each response is awaited before its tuple is built (see WSDOTPassSource.fetchPages: swiftlang/swift#91911).
         do {
             let response = try await client.get(url, what: what)
             return (response, grid)
         } catch where Self.isGone(error) {
             let fresh = try await lookUp(place.point, client: client, context: context, maxAge: 0)
-            let freshURL = hourly ? fresh.forecastHourly : fresh.forecast
-            guard freshURL != url else { throw error }
+            guard let freshURL = pick(fresh), freshURL != url else { throw error }
             context.logger.info("NWS moved \(place.point.text) to another grid; following \(Redaction.redact(freshURL))")
             let response = try await client.get(freshURL, what: what)
             return (response, fresh)
@@ -150,4 +175,7 @@ extension ResultKind {
     public static let forecast: ResultKind = "forecast"
     /// `alerts:{place}` data: the active alerts at the place.
     public static let alerts: ResultKind = "alerts"
+    /// `sky:{place}` data: sky cover, chance of precipitation, humidity and visibility per hour
+    /// for 48 hours. `night:` (Astronomy) reads `hours[].time` and `hours[].skyCover`: keep them.
+    public static let sky: ResultKind = "sky"
 }

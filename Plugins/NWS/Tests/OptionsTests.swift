@@ -7,7 +7,7 @@ import Testing
 @Suite struct OptionsTests {
     @Test func defaults() throws {
         let source = try makeSource(userAgent: "conditions/9.9")
-        #expect(source.examples == ["forecast:stevens", "forecast:stevens:hourly", "alerts:stevens"])
+        #expect(source.examples == ["forecast:stevens", "forecast:stevens:hourly", "alerts:stevens", "sky:stevens"])
         var options = Self.options([:])
         let settings = try NWSSettings(options: &options, hostAgent: "conditions/9.9")
         #expect(settings.baseURL.absoluteString == "https://api.weather.gov")

@@ -17,8 +17,10 @@ import Synchronization
 ///
 /// Points: Stevens (`47.745,-121.0933`) and Snoqualmie (`47.41,-121.4058`) have derived bodies
 /// of their own, `30,-85` the real one (grid TAE 58,65); any other point answers as Stevens.
-/// Grids other than the two passes' answer with the Stevens forecasts. Alerts: Stevens has a
-/// Winter Weather Advisory (and a test message), every other point none.
+/// Grids other than the two passes' answer with the Stevens forecasts. Every grid's raw data
+/// (`/gridpoints/{wfo}/{x},{y}`) is the real TAE 58,65 body, re-timed at each request so its
+/// first hour is the current one (`retimed(_:to:)`; `pinClock(_:)` fixes "current"). Alerts:
+/// Stevens has a Winter Weather Advisory (and a test message), every other point none.
 package final class NWSStandIn: Sendable {
     package typealias Response = LoopbackServer.Response
 
@@ -28,7 +30,9 @@ package final class NWSStandIn: Sendable {
     private struct State {
         var faults: [String: [Response]] = [:]
         var marine: Set<String> = ["47.6,-122.5"]
-        var cacheControl: [String: String] = ["points": "public, max-age=3600", "forecast": "public, max-age=900", "alerts": "public, max-age=30"]
+        var cacheControl: [String: String] = ["points": "public, max-age=3600", "forecast": "public, max-age=900", "alerts": "public, max-age=30",
+                                              "grid": "public, max-age=1800"]
+        var clock: Date?
     }
 
     private let state = Mutex(State())
@@ -47,7 +51,7 @@ package final class NWSStandIn: Sendable {
         let names = [
             "real/nws_points_30_-85_pynws-fixture.json", "real/nws_problem_301_AdjustPointPrecision.json",
             "real/nws_problem_301_AdjustTrailingZeroRedundancy.json", "real/nws_problem_400_InvalidParameter.json",
-            "real/nws_problem_404_MarineForecastNotSupported.json",
+            "real/nws_problem_404_MarineForecastNotSupported.json", "real/nws_gridpoints_TAE_58_65_2022-02-04.json",
             "derived/points_47.745_-121.0933.json", "derived/points_47.41_-121.4058.json",
             "derived/forecast_SEW_163_68.json", "derived/forecast_hourly_SEW_163_68.json",
             "derived/forecast_SEW_151_53.json", "derived/forecast_hourly_SEW_151_53.json",
@@ -82,7 +86,12 @@ package final class NWSStandIn: Sendable {
         state.withLock { _ = $0.marine.insert(point) }
     }
 
-    /// The `Cache-Control` of `points`, `forecast` (daily and hourly) or `alerts` answers.
+    /// The hour the gridpoints body is re-timed to is `date`'s (nil: the clock's at each request).
+    package func pinClock(_ date: Date?) {
+        state.withLock { $0.clock = date }
+    }
+
+    /// The `Cache-Control` of `points`, `forecast` (daily and hourly), `grid` or `alerts` answers.
     package func setCacheControl(_ kind: String, _ value: String) {
         state.withLock { $0.cacheControl[kind] = value }
     }
@@ -134,6 +143,11 @@ package final class NWSStandIn: Sendable {
             let grid = path.contains("/SEW/151,53/") ? "SEW_151_53" : "SEW_163_68"
             if path.hasSuffix("/forecast/hourly") { return document("derived/forecast_hourly_\(grid).json", kind: "forecast") }
             if path.hasSuffix("/forecast") { return document("derived/forecast_\(grid).json", kind: "forecast") }
+            // `/gridpoints/{wfo}/{x},{y}`: the raw grid, any office and cell.
+            if path.split(separator: "/").count == 3 {
+                let now = state.withLock { $0.clock } ?? Date()
+                return document("real/nws_gridpoints_TAE_58_65_2022-02-04.json", kind: "grid") { Self.retimed($0, to: now) }
+            }
         }
         return .json(#"{"correlationId": "0", "title": "Not Found", "type": "https://api.weather.gov/problems/NotFound", "status": 404, "detail": "'\#(path)' is not a valid resource path", "instance": "https://api.weather.gov/requests/0"}"#, status: 404)
     }
@@ -160,10 +174,27 @@ package final class NWSStandIn: Sendable {
         }
     }
 
-    private func document(_ name: String, kind: String) -> Response {
+    private func document(_ name: String, kind: String, edit: (String) -> String = { $0 }) -> Response {
         var headers = ["Content-Type": "application/geo+json"]
         if let control = state.withLock({ $0.cacheControl[kind] }) { headers["Cache-Control"] = control }
-        return Response(status: 200, headers: headers, body: Data(body(name).utf8))
+        return Response(status: 200, headers: headers, body: Data(edit(body(name)).utf8))
+    }
+
+    /// `body` with every UTC timestamp (`2022-02-03T21:00:00+00:00`) moved by the same whole
+    /// hours, so that the earliest interval start (`…/PT1H`) falls in the hour `now` is in:
+    /// a real grid, as if issued now.
+    package static func retimed(_ body: String, to now: Date) -> String {
+        let stamp = #/(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\+00:00/#
+        let formatter = ISO8601DateFormatter()
+        func date(_ text: Substring) -> Date? { formatter.date(from: String(text) + "Z") }
+        let starts = body.matches(of: #/(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2})\+00:00\//#).compactMap { date($0.output.1) }
+        guard let first = starts.min() else { return body }
+        let hour = (now.timeIntervalSince1970 / 3600).rounded(.down) * 3600
+        let shift = hour - first.timeIntervalSince1970
+        return body.replacing(stamp) { match in
+            guard let date = date(match.output.1) else { return String(match.output.0) }
+            return String(formatter.string(from: date.addingTimeInterval(shift)).dropLast()) + "+00:00"
+        }
     }
 
     private func problem(_ name: String, status: Int) -> Response {
