@@ -20,7 +20,7 @@ extension AuroraPresentation {
             card.status = .init("no data", tone: .neutral)
         }
         if let observed {
-            card.rows.append(.init("Kp now", "\(observed.text) (\(JSONValue.format(observed.kp))) from \(Self.time(observed.time, context: context))",
+            card.rows.append(.init("Kp now", "\(observed.text) (\(String(format: "%.2f", observed.kp))) from \(Self.time(observed.time, context: context))",
                                    tone: Self.tone(observed.gScale)))
         }
         for (label, key) in [("Next 24 hours", "next24h"), ("Next 3 days", "next3d")] {

@@ -30,7 +30,7 @@ struct AuroraPresentation: ResultPresentation {
         var rows: [(String, String)] = []
         if let next = Self.period(data["next3d"]) { rows.append(("3 days", "up to \(Self.peak(next, context: context))")) }
         if let observed = Self.period(data["observed"]) {
-            rows.append(("observed", "Kp \(observed.text) (\(JSONValue.format(observed.kp))) for the 3 h from \(Self.time(observed.time, context: context))"))
+            rows.append(("observed", "Kp \(observed.text) (\(String(format: "%.2f", observed.kp))) for the 3 h from \(Self.time(observed.time, context: context))"))
         }
         if let ovation = Self.ovationText(data, context: context) { rows.append(("aurora", ovation)) }
         for note in (data["notes"]?.arrayValue ?? []).compactMap(\.stringValue) { rows.append(("note", note)) }
