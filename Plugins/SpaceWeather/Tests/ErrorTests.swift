@@ -8,13 +8,14 @@ import Testing
 /// Bad input is a one-line `ConditionsError` naming the problem and where.
 @Suite struct ErrorTests {
     @Test func htmlWith200IsABadResponse() async throws {
-        let source = try makeSource()
         for (path, what) in [(Path.kp, "the planetary K-index"), (Path.forecast, "the planetary K-index forecast")] {
+            // A source each: the instance keeps the document that did come for the TTL.
+            let source = try makeSource()
             let error = try #require(await source.error(resolving: "aurora:now", context: context(try swpc([path: .htmlPage]))) as? ConditionsError)
             #expect(error.kind == .badResponse)
             #expect(error.message == "https://services.swpc.noaa.gov\(path): NOAA SWPC answered HTTP 200 with an HTML page, not JSON, for \(what)")
         }
-        let ovation = try #require(await source.error(resolving: "aurora:tromso", context: context(try swpc([Path.ovation: .htmlPage]))) as? ConditionsError)
+        let ovation = try #require(await makeSource().error(resolving: "aurora:tromso", context: context(try swpc([Path.ovation: .htmlPage]))) as? ConditionsError)
         #expect(ovation.message.hasSuffix("NOAA SWPC answered HTTP 200 with an HTML page, not JSON, for the OVATION aurora forecast"))
     }
 

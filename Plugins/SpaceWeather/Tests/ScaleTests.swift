@@ -13,7 +13,8 @@ import Testing
         #expect(KpScale.text(kp) == text)
     }
 
-    @Test(arguments: [(0.0, 0), (4.33, 0), (4.5, 0), (4.67, 1), (5.0, 1), (5.33, 1), (5.67, 2), (6.33, 2), (6.67, 3), (7.67, 4), (8.33, 4), (8.67, 5), (9.0, 5)])
+    // Kp is read in thirds first, so the level always agrees with the text: 4.5 is 5- (G1), 4.49 4+.
+    @Test(arguments: [(0.0, 0), (4.33, 0), (4.49, 0), (4.5, 1), (4.67, 1), (5.0, 1), (5.33, 1), (5.67, 2), (6.33, 2), (6.67, 3), (7.67, 4), (8.33, 4), (8.67, 5), (9.0, 5)])
     func levelFromKp(kp: Double, level: Int) {
         #expect(KpScale.level(kp: kp) == level)
     }
