@@ -180,6 +180,7 @@ let package = Package(
                 "NWS",
                 "Avalanche",
                 "Snowpack",
+                "SpaceWeather",
             ]
         ),
 
@@ -236,6 +237,8 @@ let package = Package(
         // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
         .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources"),
         .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources"),
+        // ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
+        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources"),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
@@ -309,6 +312,7 @@ let package = Package(
         .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
         .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
         .testTarget(name: "SnowpackTests", dependencies: ["Snowpack", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
+        .testTarget(name: "SpaceWeatherTests", dependencies: ["SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]
 )

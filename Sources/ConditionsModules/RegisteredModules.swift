@@ -7,6 +7,7 @@ import NWS
 import WSDOT
 import Avalanche
 import Snowpack
+import SpaceWeather
 
 /// Every source module `conditions` links, by type: the one place a module is registered.
 /// The executable makes its `SourceCatalog` of this list, and so do the benchmarks, the fuzz
@@ -24,5 +25,6 @@ public enum RegisteredModules {
         NWSSource.self,
         AvalancheSource.self,
         SnowpackSource.self,
+        SpaceWeatherSource.self,
     ]
 }

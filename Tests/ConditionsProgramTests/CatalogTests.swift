@@ -11,7 +11,7 @@ import Testing
     @Test func everyModuleOnceByName() {
         let names = registered.moduleNames
         #expect(Set(names).count == names.count)
-        #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec", "NWS", "Avalanche", "Snowpack"])
+        #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec", "NWS", "Avalanche", "Snowpack", "SpaceWeather"])
         #expect(registered.module(named: "Astronomy") != nil)
         #expect(registered.module(named: "astronomy") == nil)
     }
@@ -24,6 +24,7 @@ import Testing
         #expect(registered.presentation(for: "alerts").kind == "alerts")
         #expect(registered.presentation(for: "avalanche").kind == "avalanche")
         #expect(registered.presentation(for: "snowpack").kind == "snowpack")
+        #expect(registered.presentation(for: "aurora").kind == "aurora")
         #expect(registered.presentation(for: "tide") is GenericPresentation)
         #expect(registered.presentation(for: nil) is GenericPresentation)
     }

@@ -69,6 +69,7 @@ import Testing
             try checkSnowpack(result.data, place: name)
             #expect(record["recorded"]?.stringValue?.hasPrefix("derived: ") == true, "a derived recording says so")
         case "sky": try checkSky(result.data, place: name)
+        case "aurora": try checkAurora(result.data, place: name)
         default: Issue.record("no shape check for scheme \(scheme); add one to \(#fileID)")
         }
     }
@@ -246,6 +247,30 @@ import Testing
         #expect(data["sweIn"]?.doubleValue.map { $0 >= 0 } == true)
         #expect(data["daily"]?.arrayValue?.count == 14)
         #expect(data["reading"]?["time"]?.stringValue.flatMap { Timestamp.parse($0) } != nil)
+    }
+
+    /// The SpaceWeather contract (`night:` reads `next24h.gScale` and `ovation.probability`):
+    /// Kp now and the peaks ahead on 0–9 with their thirds and a G-level; at a place, the
+    /// OVATION probability of its grid cell.
+    private func checkAurora(_ data: JSONValue, place: String) throws {
+        for key in ["observed", "next24h", "next3d"] {
+            let period = try #require(data[key], "\(key)")
+            #expect(period["kp"]?.doubleValue.map { (0...9).contains($0) } == true, "\(key)")
+            #expect(period["kpText"]?.stringValue?.isEmpty == false, "\(key)")
+            #expect(period["gScale"]?.stringValue.map { ["G0", "G1", "G2", "G3", "G4", "G5"].contains($0) } == true, "\(key)")
+            #expect(period["time"]?.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(key)")
+        }
+        if place == "now" {
+            #expect(data["place"] == .null)
+            #expect(data["ovation"] == .null)
+            return
+        }
+        #expect(data["place"]?["id"] == .string(place))
+        let ovation = try #require(data["ovation"])
+        #expect(ovation["probability"]?.intValue.map { (0...100).contains($0) } == true)
+        #expect(ovation["latitude"]?.intValue.map { (-90...90).contains($0) } == true)
+        #expect(ovation["longitude"]?.intValue.map { (0...359).contains($0) } == true)
+        #expect(ovation["forecastTime"]?.stringValue.flatMap { Timestamp.parse($0) } != nil)
     }
 
     /// The NWS alerts contract: each alert's event, severity and headline, dates readable.
