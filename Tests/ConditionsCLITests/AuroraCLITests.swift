@@ -45,7 +45,7 @@ import Testing
         #expect(run.status == 0, "\(run.stderr)")
         let record = try #require(try Self.records(run).first)
         let data = try #require(record["data"] as? [String: Any])
-        #expect(record["kind"] as? String == "aurora")
+        #expect(record["route"] as? String == "aurora:now")
         #expect(data["formats"] as? [String: String] == ["kp": "new", "forecast": "new"])
         let observed = try #require(data["observed"] as? [String: Any])
         #expect(observed["kp"] as? Double == 3.33)

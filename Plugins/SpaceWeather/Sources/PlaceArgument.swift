@@ -45,13 +45,6 @@ struct PlaceArgument: Sendable {
                                        suggestions: suggestions)
     }
 
-    /// `47.745,-121.0933 (Stevens Pass)`, or the id alone.
-    var label: String {
-        let coordinates = "\(JSONValue.format(point.latitude)),\(JSONValue.format(point.longitude))"
-        if let name { return "\(coordinates) (\(name))" }
-        return id.contains(",") ? coordinates : "\(coordinates) (\(id))"
-    }
-
     /// The place for result data.
     var json: JSONValue {
         ["id": .string(id), "name": JSONValue(name), "latitude": .double(point.latitude), "longitude": .double(point.longitude)]

@@ -143,23 +143,11 @@ package final class SWPCStandIn: Sendable {
 
     /// `body` with every `time_tag` moved by `seconds`, each written in its own form.
     static func shifted(_ body: String, by seconds: TimeInterval) -> String {
-        let pattern = try! NSRegularExpression(pattern: #"(\d{4})-(\d{2})-(\d{2})([ T])(\d{2}):(\d{2}):(\d{2})"#)
-        let text = body as NSString
-        var result = ""
-        var last = 0
-        for match in pattern.matches(in: body, range: NSRange(location: 0, length: text.length)) {
-            result += text.substring(with: NSRange(location: last, length: match.range.location - last))
-            let found = text.substring(with: match.range)
-            let separator = text.substring(with: match.range(at: 4))
-            if let date = date(found) {
-                let moved = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date.addingTimeInterval(seconds))
-                result += String(format: "%04d-%02d-%02d", moved.year!, moved.month!, moved.day!) + separator
-                    + String(format: "%02d:%02d:%02d", moved.hour!, moved.minute!, moved.second!)
-            } else {
-                result += found
-            }
-            last = match.range.location + match.range.length
+        body.replacing(/\d{4}-\d{2}-\d{2}([ T])\d{2}:\d{2}:\d{2}/) { match in
+            guard let date = date(String(match.output.0)) else { return String(match.output.0) }
+            let moved = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date.addingTimeInterval(seconds))
+            return String(format: "%04d-%02d-%02d", moved.year ?? 0, moved.month ?? 0, moved.day ?? 0) + match.output.1
+                + String(format: "%02d:%02d:%02d", moved.hour ?? 0, moved.minute ?? 0, moved.second ?? 0)
         }
-        return result + text.substring(from: last)
     }
 }
