@@ -19,21 +19,41 @@ enum MoonRiseSet {
     static func events(from start: Date, to end: Date, latitude: Double, longitude: Double)
         -> (rise: Date?, set: Date?)
     {
-        var rise: Date?, set: Date?
+        let found = crossings(from: start, to: end, latitude: latitude, longitude: longitude, firstOfEach: true)
+        let rise = found.first { $0.rising }?.date, set = found.first { !$0.rising }?.date
+        return (rise.map { minute($0, before: end) }, set.map { minute($0, before: end) })
+    }
+
+    /// A horizon crossing of the upper limb, before any rounding.
+    struct Crossing: Equatable {
+        let date: Date
+        let rising: Bool
+    }
+
+    /// The crossings in `start..<end` in time order, unrounded; with `firstOfEach` the scan
+    /// stops once it has a rise and a set (all `events` needs). The accuracy tests compare these
+    /// with DE421, since the minute rounding alone is worth up to 30 s.
+    static func crossings(from start: Date, to end: Date, latitude: Double, longitude: Double,
+                          firstOfEach: Bool = false) -> [Crossing]
+    {
+        var found: [Crossing] = []
+        var rose = false, went = false
         var before = start
         var altitudeBefore = limbAltitude(at: before, latitude: latitude, longitude: longitude)
-        while before < end, rise == nil || set == nil {
+        while before < end, !(firstOfEach && rose && went) {
             let after = min(before.addingTimeInterval(step), end)
             let altitudeAfter = limbAltitude(at: after, latitude: latitude, longitude: longitude)
-            if altitudeBefore < 0, altitudeAfter >= 0, rise == nil {
-                rise = crossing(before, after, rising: true, latitude: latitude, longitude: longitude)
-            } else if altitudeBefore >= 0, altitudeAfter < 0, set == nil {
-                set = crossing(before, after, rising: false, latitude: latitude, longitude: longitude)
+            if altitudeBefore < 0, altitudeAfter >= 0, !(firstOfEach && rose) {
+                found.append(Crossing(date: crossing(before, after, rising: true, latitude: latitude, longitude: longitude), rising: true))
+                rose = true
+            } else if altitudeBefore >= 0, altitudeAfter < 0, !(firstOfEach && went) {
+                found.append(Crossing(date: crossing(before, after, rising: false, latitude: latitude, longitude: longitude), rising: false))
+                went = true
             }
             before = after
             altitudeBefore = altitudeAfter
         }
-        return (rise.map { minute($0, before: end) }, set.map { minute($0, before: end) })
+        return found
     }
 
     /// `date` rounded to the nearest minute, or down when the nearest is `end` or later.
