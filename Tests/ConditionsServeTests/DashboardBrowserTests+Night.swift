@@ -15,6 +15,16 @@ extension DashboardBrowserTests {
     static let nightCovers: [Double?] = [5, 5, 10, 20, 30, 40, 85, 90, 100, 60, 20, 10, 0, nil, 0, 5, 10, 20, 25, 70, 90, 95, 100, 100]
     static let nightFirstHour = "2026-11-27T00:00:00Z"
 
+    /// A number from the probe's JSON, integral or not.
+    static func number(_ value: Any?) -> Double? {
+        switch value {
+        case let value as Double: value
+        case let value as Int: Double(value)
+        case let value as NSNumber: value.doubleValue
+        default: nil
+        }
+    }
+
     static func nightSpans(_ value: Any?) -> [(start: Date, end: Date)] {
         let formatter = ISO8601DateFormatter()
         return (value as? [[String: Any]] ?? []).compactMap { span in
@@ -121,7 +131,7 @@ extension DashboardBrowserTests {
                 let report = try await Browser.load(DashboardSetup.page(server, [Self.nightURN]), options + ["--eval", Self.timelineProbe])
                 let probe = report.object
                 #expect(probe["missing"] == nil, "\(options): no timeline: \(probe)")
-                let width = try #require(probe["axisWidth"] as? Double)
+                let width = try #require(Self.number(probe["axisWidth"]))
                 // Two pixels of the axis: rounding of the drawing's numbers and of the layout.
                 let pixel = 2 / width
                 #expect(probe["role"] as? String == "img")
@@ -133,7 +143,7 @@ extension DashboardBrowserTests {
                 let highlights = probe["highlights"] as? [[String: Any]] ?? []
                 #expect(highlights.count == windows.count, "\(options): one highlight per window")
                 for (highlight, window) in zip(highlights, windows) {
-                    let (start, end) = (highlight["start"] as? Double ?? -1, highlight["end"] as? Double ?? -1)
+                    let (start, end) = (Self.number(highlight["start"]) ?? -1, Self.number(highlight["end"]) ?? -1)
                     #expect(abs(start - at(window.start)) <= pixel && abs(end - at(window.end)) <= pixel,
                             "\(options): \(highlight) should span \(at(window.start))…\(at(window.end))")
                     #expect((highlight["label"] as? String)?.hasPrefix("Window ") == true)
@@ -145,7 +155,7 @@ extension DashboardBrowserTests {
                 let sample = TimeInterval(1_200) / length
                 #expect(crossings.count == edges.count, "\(options): crossings \(crossings), Moon rises and sets \(edges)")
                 for (crossing, edge) in zip(crossings, edges) {
-                    #expect(abs((crossing["at"] as? Double ?? -1) - edge.at) <= sample + pixel, "\(options): \(crossing) vs \(edge)")
+                    #expect(abs((Self.number(crossing["at"]) ?? -1) - edge.at) <= sample + pixel, "\(options): \(crossing) vs \(edge)")
                     #expect(crossing["rising"] as? Bool == edge.rising, "\(options): \(crossing) vs \(edge)")
                 }
 
@@ -153,14 +163,14 @@ extension DashboardBrowserTests {
                 #expect(probe["unknownBars"] as? Int == 1, "\(options): the hour without a value is drawn, hatched")
                 let ticks = probe["ticks"] as? [[Any]] ?? []
                 let zero = try #require(ticks.first { $0.first as? String == "00:00" }, "\(ticks)")
-                #expect(abs((zero[1] as? Double ?? -1) - at(midnight)) <= 2 * pixel, "\(options): 00:00 sits at local midnight")
-                #expect((probe["tickRatio"] as? Double ?? 0) >= 4.5, "\(options): the time labels at least 4.5:1")
+                #expect(abs((Self.number(zero[1]) ?? -1) - at(midnight)) <= 2 * pixel, "\(options): 00:00 sits at local midnight")
+                #expect((Self.number(probe["tickRatio"]) ?? 0) >= 4.5, "\(options): the time labels at least 4.5:1")
                 #expect((probe["key"] as? [String] ?? []).contains("Moon altitude"))
                 #expect((probe["rows"] as? [String] ?? []).filter { $0.hasPrefix("Window: ") }.count == windows.count, "the windows as text too")
 
                 let scrollWidth = try #require(probe["scrollWidth"] as? Int), innerWidth = try #require(probe["innerWidth"] as? Int)
                 #expect(scrollWidth <= innerWidth, "\(options): the timeline does not widen the page")
-                #expect((probe["figureRight"] as? Double ?? .infinity) <= (probe["cardRight"] as? Double ?? 0) + 0.5)
+                #expect((Self.number(probe["figureRight"]) ?? .infinity) <= (Self.number(probe["cardRight"]) ?? 0) + 0.5, "\(options): the drawing stays inside its card")
             }
         }
     }

@@ -21,15 +21,23 @@ import Testing
 
     /// A 10-hour night: twilight, night, twilight; a curve rising through 0 at 4 h; 10 hourly
     /// bars, one unknown; a window from 2 h to 3 h 30.
-    static let night = Timeline(
-        title: "Tonight, sunset to sunrise", start: at(0), end: at(600),
-        bands: [.init(.civil, from: at(0), to: at(60), label: "Civil twilight"), .init(.night, from: at(60), to: at(540), label: "Astronomical night"),
-                .init(.civil, from: at(540), to: at(600), label: "Civil twilight")],
-        curve: .init(label: "Moon altitude", range: -90...90, baseline: 0, samples: stride(from: 0.0, through: 600, by: 60).map { .init(at($0), ($0 - 240) / 6) }),
-        barsLabel: "Sky cover", bars: (0..<10).map { .init(from: at(Double($0) * 60), to: at(Double($0 + 1) * 60), value: $0 == 5 ? nil : Double($0 * 10), label: "h\($0)") },
-        highlightsLabel: "Dark, moonless and clear", highlights: [.init(from: at(120), to: at(210), label: "Window 2–3:30")],
-        ticks: [.init(at(0), "edge"), .init(at(120), "2"), .init(at(300), "5"), .init(at(590), "9:50")],
-        summary: "From sunset to sunrise: a window from 2 to 3:30.")
+    static let night: Timeline = {
+        let bands: [Timeline.Band] = [.init(.civil, from: at(0), to: at(60), label: "Civil twilight"),
+                                      .init(.night, from: at(60), to: at(540), label: "Astronomical night"),
+                                      .init(.civil, from: at(540), to: at(600), label: "Civil twilight")]
+        let samples: [Timeline.Sample] = stride(from: 0.0, through: 600, by: 60).map { Timeline.Sample(at($0), ($0 - 240) / 6) }
+        let bars = (0..<10).map { (hour: Int) -> Timeline.Bar in
+            let minute = Double(hour) * 60
+            let value: Double? = hour == 5 ? nil : Double(hour) * 10
+            return Timeline.Bar(from: at(minute), to: at(minute + 60), value: value, label: "h\(hour)")
+        }
+        let ticks: [Timeline.Tick] = [.init(at(0), "edge"), .init(at(120), "2"), .init(at(300), "5"), .init(at(590), "9:50")]
+        return Timeline(title: "Tonight, sunset to sunrise", start: at(0), end: at(600), bands: bands,
+                        curve: Timeline.Curve(label: "Moon altitude", range: -90...90, baseline: 0, samples: samples),
+                        barsLabel: "Sky cover", bars: bars, highlightsLabel: "Dark, moonless and clear",
+                        highlights: [Timeline.Highlight(from: at(120), to: at(210), label: "Window 2–3:30")], ticks: ticks,
+                        summary: "From sunset to sunrise: a window from 2 to 3:30.")
+    }()
 
     static func attributes(_ element: String, class name: String, in html: String) throws -> [[String: String]] {
         let tags = html.matches(of: try Regex("<\(element) class=\"\(name)[^\"]*\"[^>]*>")).map { String(html[$0.range]) }
@@ -100,14 +108,20 @@ import Testing
     /// or infinite range: every coordinate stays inside the drawing and the markup stays whole.
     @Test func badValuesNeverBreakTheDrawing() throws {
         var timeline = Self.night
-        timeline.bands = [.init(.day, from: Self.at(-600), to: Self.at(30), label: "before"), .init(.night, from: Self.at(500), to: Self.at(9_000), label: "after"),
-                          .init(.nautical, from: Self.at(300), to: Self.at(200), label: "reversed"), .init(.civil, from: .distantPast, to: .distantFuture, label: "all")]
-        timeline.highlights = [.init(from: Self.at(-50), to: Self.at(-10), label: "outside"), .init(from: Self.at(590), to: Self.at(700), label: "edge")]
-        timeline.bars = [.init(from: Self.at(0), to: Self.at(60), value: 250, label: "over"), .init(from: Self.at(60), to: Self.at(120), value: -40, label: "under"),
-                         .init(from: Self.at(120), to: Self.at(180), value: .nan, label: "nan"), .init(from: Self.at(180), to: Self.at(180), value: 5, label: "empty")]
-        timeline.curve = .init(label: "m", range: -10...10, baseline: 50, samples: [.init(Self.at(-30), 0), .init(Self.at(0), 1e300), .init(Self.at(300), -.infinity),
-                                                                                    .init(Self.at(400), .nan), .init(Self.at(600), -1e300)])
-        timeline.ticks = [.init(Self.at(-1), "before"), .init(Self.at(601), "after")]
+        timeline.bands = [Timeline.Band(.day, from: Self.at(-600), to: Self.at(30), label: "before"),
+                          Timeline.Band(.night, from: Self.at(500), to: Self.at(9_000), label: "after"),
+                          Timeline.Band(.nautical, from: Self.at(300), to: Self.at(200), label: "reversed"),
+                          Timeline.Band(.civil, from: Date.distantPast, to: Date.distantFuture, label: "all")]
+        timeline.highlights = [Timeline.Highlight(from: Self.at(-50), to: Self.at(-10), label: "outside"),
+                               Timeline.Highlight(from: Self.at(590), to: Self.at(700), label: "edge")]
+        timeline.bars = [Timeline.Bar(from: Self.at(0), to: Self.at(60), value: 250, label: "over"),
+                         Timeline.Bar(from: Self.at(60), to: Self.at(120), value: -40, label: "under"),
+                         Timeline.Bar(from: Self.at(120), to: Self.at(180), value: Double.nan, label: "nan"),
+                         Timeline.Bar(from: Self.at(180), to: Self.at(180), value: 5, label: "empty")]
+        let samples: [Timeline.Sample] = [.init(Self.at(-30), 0), .init(Self.at(0), 1e300), .init(Self.at(300), -Double.infinity),
+                                          .init(Self.at(400), Double.nan), .init(Self.at(600), -1e300)]
+        timeline.curve = Timeline.Curve(label: "m", range: -10...10, baseline: 50, samples: samples)
+        timeline.ticks = [Timeline.Tick(Self.at(-1), "before"), Timeline.Tick(Self.at(601), "after")]
         let html = try Self.render(timeline)
         #expect(Self.wellFormed(html), "\(html)")
         let inner = try Self.attributes("rect", class: "timeline__", in: html) + Self.attributes("line", class: "timeline__baseline", in: html)
@@ -138,7 +152,8 @@ import Testing
         #expect(!empty.contains("<rect class=\"timeline__") && !empty.contains("<polyline") && !empty.contains("<text"))
 
         var infinite = Self.night
-        infinite.curve = .init(label: "m", range: -Double.infinity...Double.infinity, samples: [.init(Self.at(0), 0), .init(Self.at(60), 1)])
+        infinite.curve = Timeline.Curve(label: "m", range: -Double.infinity...Double.infinity,
+                                        samples: [Timeline.Sample(Self.at(0), 0), Timeline.Sample(Self.at(60), 1)])
         #expect(!(try Self.render(infinite)).contains("<polyline"))
     }
 }

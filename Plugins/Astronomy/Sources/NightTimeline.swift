@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 /// The Tonight card's one timeline, sunset to sunrise, read from a night's data alone: the

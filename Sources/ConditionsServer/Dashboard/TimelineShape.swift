@@ -61,7 +61,8 @@ enum TimelineShape {
         view["highlights"] = highlights
         view["bars"] = bars
         view["hasBars"] = !bars.isEmpty
-        view["curve"] = drawable ? timeline.curve.flatMap { curve(for: $0, timeline) } ?? false : false
+        let line = drawable ? timeline.curve.flatMap { curve(for: $0, timeline) } : nil
+        view["curve"] = line.map { $0 as Any } ?? false
         view["ticks"] = drawable ? timeline.ticks.filter { $0.time >= timeline.start && $0.time <= timeline.end }.map { tick -> [String: Any] in
             let percent = timeline.position(tick.time) * 100
             // Labels near an edge hang inwards so they are not cut off.
@@ -75,7 +76,7 @@ enum TimelineShape {
             shades.append(band.shade)
             key.append(["kind": "band timeline__swatch--\(band.shade.rawValue)", "label": band.label, "hatched": false])
         }
-        if let curve = timeline.curve, view["curve"] is [String: Any] { key.append(["kind": "curve", "label": curve.label, "hatched": false]) }
+        if let curve = timeline.curve, line != nil { key.append(["kind": "curve", "label": curve.label, "hatched": false]) }
         if !bars.isEmpty { key.append(["kind": "bar", "label": timeline.barsLabel, "hatched": false]) }
         if bars.contains(where: { $0["unknown"] as? Bool == true }) { key.append(["kind": "unknown", "label": "\(timeline.barsLabel) unknown", "hatched": true]) }
         if !highlights.isEmpty { key.append(["kind": "highlight", "label": timeline.highlightsLabel, "hatched": false]) }
