@@ -42,7 +42,7 @@ import Testing
     static func attributes(_ element: String, class name: String, in html: String) throws -> [[String: String]] {
         let tags = html.matches(of: try Regex("<\(element) class=\"\(name)[^\"]*\"[^>]*>")).map { String(html[$0.range]) }
         return tags.map { tag in
-            Dictionary(tag.matches(of: #/ ([a-z-]+)="([^"]*)"/#).map { (String($0.output.1), String($0.output.2)) }, uniquingKeysWith: { a, _ in a })
+            Dictionary(tag.matches(of: #/ ([a-z0-9-]+)="([^"]*)"/#).map { (String($0.output.1), String($0.output.2)) }, uniquingKeysWith: { a, _ in a })
         }
     }
 
@@ -81,7 +81,7 @@ import Testing
         #expect(html.contains(#"<svg class="timeline__plot" width="100%" height="162" role="img" aria-labelledby="card-test-timeline-title" aria-describedby="card-test-timeline-desc""#))
         #expect(html.contains(#"<title id="card-test-timeline-title">Tonight, sunset to sunrise</title><desc id="card-test-timeline-desc">From sunset to sunrise: a window from 2 to 3:30.</desc>"#))
         // The key names what is drawn, unknown hours included; its swatches are decoration.
-        let key = html.matches(of: #/<li><svg class="timeline__swatch timeline__swatch--([a-z -]+)" viewBox="0 0 16 10" aria-hidden="true" focusable="false">.*?</svg><bdi>([^<]*)</bdi></li>/#)
+        let key = html.matches(of: #/<li><svg class="timeline__swatch timeline__swatch--([a-z_ -]+)" viewBox="0 0 16 10" aria-hidden="true" focusable="false">.*?</svg><bdi>([^<]*)</bdi></li>/#)
             .map { [String($0.output.1), String($0.output.2)] }
         #expect(key == [["band timeline__swatch--civil", "Civil twilight"], ["band timeline__swatch--night", "Astronomical night"], ["curve", "Moon altitude"],
                         ["bar", "Sky cover"], ["unknown", "Sky cover unknown"], ["highlight", "Dark, moonless and clear"]], "\(key)")
