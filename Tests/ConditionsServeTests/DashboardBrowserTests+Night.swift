@@ -91,8 +91,12 @@ extension DashboardBrowserTests {
         role: svg.getAttribute("role"), name: document.getElementById(svg.getAttribute("aria-labelledby"))?.textContent ?? null,
         description: document.getElementById(svg.getAttribute("aria-describedby"))?.textContent ?? null,
         start: svg.dataset.start, end: svg.dataset.end, highlights, crossings, samples,
-        bars: svg.querySelectorAll("svg.timeline__bars rect.timeline__bar").length,
-        unknownBars: svg.querySelectorAll("rect.timeline__bar--unknown").length,
+        bars: svg.querySelectorAll("g.timeline__bars rect.timeline__bar").length,
+        unknownBars: Array.from(svg.querySelectorAll("rect.timeline__bar--unknown")).map((rect) => {
+          const box = rect.getBoundingClientRect();
+          return {start: fraction(box.left), end: fraction(box.right), height: box.height, fill: getComputedStyle(rect).fill};
+        }),
+        stripHeight: svg.querySelector("g.timeline__bars").getBoundingClientRect().height,
         ticks: Array.from(svg.querySelectorAll("text.timeline__tick")).map((text) => { const box = text.getBoundingClientRect(); return [text.textContent, fraction((box.left + box.right) / 2)]; }),
         tickRatio: ratio(parse(tickColour), backdrop(svg)),
         key: Array.from(card.querySelectorAll(".timeline__key li")).map((item) => item.textContent),
@@ -124,6 +128,7 @@ extension DashboardBrowserTests {
             let samples = try #require((moon["altitude"] as? [Any])?.count)
             let hours = ((data["sky"] as? [String: Any])?["hours"] as? [[String: Any]] ?? []).compactMap { ($0["time"] as? String).flatMap(formatter.date(from:)) }
                 .filter { $0.addingTimeInterval(3_600) > sunset && $0 < sunrise }
+            let unknownHour = try #require(formatter.date(from: "2026-11-27T13:00:00Z"))
             // Local midnight, PST.
             let midnight = try #require(formatter.date(from: "2026-11-27T08:00:00Z"))
 
@@ -160,7 +165,15 @@ extension DashboardBrowserTests {
                 }
 
                 #expect(probe["bars"] as? Int == hours.count, "\(options): a bar per hour of the night")
-                #expect(probe["unknownBars"] as? Int == 1, "\(options): the hour without a value is drawn, hatched")
+                // The hour without a value (13:00Z): drawn over its hour at full height, hatched.
+                let unknown = probe["unknownBars"] as? [[String: Any]] ?? []
+                #expect(unknown.count == 1, "\(options): \(unknown)")
+                if let bar = unknown.first {
+                    #expect(abs((Self.number(bar["start"]) ?? -1) - at(unknownHour)) <= 3 * pixel
+                            && abs((Self.number(bar["end"]) ?? -1) - at(unknownHour.addingTimeInterval(3_600))) <= 3 * pixel, "\(options): \(bar)")
+                    #expect((bar["fill"] as? String)?.contains("-timeline-hatch") == true, "\(options): hatched, not a solid bar: \(bar)")
+                    #expect((Self.number(bar["height"]) ?? 0) >= (Self.number(probe["stripHeight"]) ?? .infinity) - 1.5, "\(options): \(bar)")
+                }
                 let ticks = probe["ticks"] as? [[Any]] ?? []
                 let zero = try #require(ticks.first { $0.first as? String == "00:00" }, "\(ticks)")
                 #expect(abs((Self.number(zero[1]) ?? -1) - at(midnight)) <= 2 * pixel, "\(options): 00:00 sits at local midnight")

@@ -63,7 +63,10 @@ import Testing
                                                                        ["timeline__band timeline__band--civil", "900", "100"]])
         let bars = try Self.attributes("rect", class: "timeline__bar", in: html)
         #expect(bars.count == 10)
-        #expect(bars.map { $0["height"] } == ["0", "10", "20", "30", "40", "100", "60", "70", "80", "90"])
+        // Bars are drawn in pixels at percentages of the width, in a strip 36 px tall from y 102.
+        #expect(bars.map { $0["height"] } == ["0", "3.6", "7.2", "10.8", "14.4", "36", "21.6", "25.2", "28.8", "32.4"])
+        #expect(bars.map { $0["x"] } == ["0.15%", "10.15%", "20.15%", "30.15%", "40.15%", "50.15%", "60.15%", "70.15%", "80.15%", "90.15%"] && bars[3]["width"] == "9.7%")
+        #expect(bars.allSatisfy { Double($0["y"] ?? "") == 138 - Double($0["height"] ?? "")! }, "every bar stands on the strip's floor")
         #expect(bars[5]["class"] == "timeline__bar timeline__bar--unknown" && bars[5]["fill"] == "url(#card-test-timeline-hatch)", "unknown is hatched at full height")
         #expect(html.contains(#"<pattern id="card-test-timeline-hatch""#))
         // 0° is half way down; the curve crosses it at 240 min, 0.4 of the width.
@@ -128,7 +131,7 @@ import Testing
         for element in inner {
             for key in ["x", "y", "width", "height", "y1", "y2"] {
                 guard let text = element[key] else { continue }
-                let value = try #require(Double(text), "\(key)=\(text)")
+                let value = try #require(Double(text.hasSuffix("%") ? String(text.dropLast()) : text), "\(key)=\(text)")
                 #expect((0...1_000).contains(value), "\(element)")
             }
         }
@@ -136,7 +139,7 @@ import Testing
         #expect(bands.map { [$0["x"], $0["width"]] } == [["0", "50"], ["833.33", "166.67"], ["0", "1000"]], "cut to the night; the reversed one left out")
         #expect(try Self.attributes("rect", class: "timeline__highlight", in: html).map { [$0["x"], $0["width"]] } == [["983.33", "16.67"]])
         let bars = try Self.attributes("rect", class: "timeline__bar", in: html)
-        #expect(bars.map { $0["height"] } == ["100", "0", "100"], "cut to 0…100; not a number is unknown; an empty slot is not drawn")
+        #expect(bars.map { $0["height"] } == ["36", "0", "36"], "cut to 0…100; not a number is unknown; an empty slot is not drawn")
         #expect(bars[2]["class"] == "timeline__bar timeline__bar--unknown")
         let points = try #require(try Self.attributes("polyline", class: "timeline__curve", in: html).first?["points"])
         #expect(points == "0,0 1000,100", "only the finite samples inside the night, cut to the range")

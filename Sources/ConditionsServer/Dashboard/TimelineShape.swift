@@ -3,9 +3,9 @@ import ConditionsText
 import Foundation
 
 /// A `Timeline` as the `timeline` template draws it. The outer SVG has no `viewBox`, so its
-/// tick labels keep their size at any width and sit at percentages of it; the bands, the
-/// curve and the bars are drawn in inner SVGs `span` units wide, stretched to the same width,
-/// so every instant lands at the same fraction of the width in all three. Strokes do not
+/// tick labels and bars keep their size at any width and sit at percentages of it; the bands
+/// and the curve are drawn in an inner SVG `span` units wide, stretched to the same width, so
+/// every instant lands at the same fraction of the width in both. Strokes do not
 /// stretch (`vector-effect`), and the page's policy allows no inline style: every position and
 /// size is an SVG attribute.
 ///
@@ -13,13 +13,13 @@ import Foundation
 /// not drawn, values are cut to their range, and a timeline that does not run forward draws
 /// only its words.
 enum TimelineShape {
-    /// The inner SVGs' width in their own units: an instant at fraction f is at f × `span`.
+    /// The inner SVG's width in its own units: an instant at fraction f is at f × `span`.
     static let span = 1_000.0
-    /// The inner SVGs' height in their own units: a bar of 100 fills its strip.
+    /// The inner SVG's height in its own units, and the bars' full value.
     static let scale = 100.0
     /// Pixels: the sky (bands, curve, highlights), the bars' strip under it, and the labels.
     static let skyHeight = 96, barsTop = 102, barsHeight = 36, tickTop = 138, tickEnd = 143, labelBaseline = 156, height = 162
-    /// Gap between adjacent bars, in `span` units.
+    /// Gap between adjacent bars, in `span` units (0.3% of the width).
     static let barGap = 3.0
 
     /// The template context of `timeline` as figure `id`.
@@ -28,7 +28,7 @@ enum TimelineShape {
         var view: [String: Any] = [
             "id": figureID, "title": timeline.title, "summary": timeline.summary,
             "start": Timestamp.string(from: timeline.start), "end": Timestamp.string(from: timeline.end),
-            "skyHeight": skyHeight, "barsTop": barsTop, "barsHeight": barsHeight, "tickTop": tickTop, "tickEnd": tickEnd, "labelBaseline": labelBaseline, "height": height,
+            "skyHeight": skyHeight, "barsTop": barsTop, "barsHeight": barsHeight, "barsBottom": barsTop + barsHeight, "tickTop": tickTop, "tickEnd": tickEnd, "labelBaseline": labelBaseline, "height": height,
             "span": number(span), "scale": number(scale),
         ]
         let drawable = timeline.end > timeline.start
@@ -47,13 +47,16 @@ enum TimelineShape {
             return ["x": number(left), "width": number(width), "label": highlight.label,
                     "start": Timestamp.string(from: highlight.start), "end": Timestamp.string(from: highlight.end)]
         }
+        // In the outer SVG's pixels, at percentages of its width: the unknown hours' hatching
+        // would be squeezed to nothing in a stretched coordinate system.
         let bars = timeline.bars.compactMap { bar -> [String: Any]? in
             guard let (left, width) = stretch(bar.start, bar.end) else { return nil }
             let gap = min(barGap, width / 4)
             // Unknown fills the strip, hatched: it must never read as a clear hour.
-            let value = bar.value.map { min(scale, max(0, $0)) }
-            let barHeight = value ?? scale
-            return ["x": number(left + gap / 2), "width": number(width - gap), "y": number(scale - barHeight), "height": number(barHeight),
+            let share = bar.value.map { min(scale, max(0, $0)) / scale } ?? 1
+            let barHeight = share * Double(barsHeight)
+            return ["x": number((left + gap / 2) / span * 100) + "%", "width": number((width - gap) / span * 100) + "%",
+                    "y": number(Double(barsTop + barsHeight) - barHeight), "height": number(barHeight),
                     "unknown": bar.value == nil, "label": bar.label,
                     "text": bar.value.map { BarChartShape.number($0) + "%" } ?? "unknown"]
         }
