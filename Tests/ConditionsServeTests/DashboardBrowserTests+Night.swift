@@ -99,6 +99,7 @@ extension DashboardBrowserTests {
         stripHeight: svg.querySelector("g.timeline__bars").getBoundingClientRect().height,
         ticks: Array.from(svg.querySelectorAll("text.timeline__tick")).map((text) => { const box = text.getBoundingClientRect(); return [text.textContent, fraction((box.left + box.right) / 2)]; }),
         tickRatio: ratio(parse(tickColour), backdrop(svg)),
+        captionRatio: Math.min(...Array.from(card.querySelectorAll(".timeline__caption bdi")).map((text) => ratio(parse(getComputedStyle(text).color), backdrop(text)))),
         key: Array.from(card.querySelectorAll(".timeline__key li")).map((item) => item.textContent),
         rows: Array.from(card.querySelectorAll(":scope > .rows > .row")).map((row) => row.querySelector("dt").textContent + ": " + row.querySelector("dd").textContent),
         axisWidth: axis.width, figureRight: svg.getBoundingClientRect().right, cardRight: card.getBoundingClientRect().right,
@@ -178,6 +179,7 @@ extension DashboardBrowserTests {
                 let zero = try #require(ticks.first { $0.first as? String == "00:00" }, "\(ticks)")
                 #expect(abs((Self.number(zero[1]) ?? -1) - at(midnight)) <= 2 * pixel, "\(options): 00:00 sits at local midnight")
                 #expect((Self.number(probe["tickRatio"]) ?? 0) >= 4.5, "\(options): the time labels at least 4.5:1")
+                #expect((Self.number(probe["captionRatio"]) ?? 0) >= 4.5, "\(options): the caption and the key's words at least 4.5:1")
                 #expect((probe["key"] as? [String] ?? []).contains("Moon altitude"))
                 #expect((probe["rows"] as? [String] ?? []).filter { $0.hasPrefix("Window: ") }.count == windows.count, "the windows as text too")
 
