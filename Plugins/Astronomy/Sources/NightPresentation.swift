@@ -119,8 +119,9 @@ struct NightPresentation: ResultPresentation {
         return ChangeKey(status: status, detail: "\(night.date); \(windows); aurora \(aurora)")
     }
 
-    /// A card titled Tonight: the windows as its status and rows, the Sun, the Moon, the
-    /// clouds per hour as bars, the aurora when predicted, the notes.
+    /// A card titled Tonight: the windows as its status and rows, one timeline from sunset to
+    /// sunrise (twilights, the Moon's altitude, the clouds per hour, the windows), the Sun,
+    /// the Moon, the aurora when predicted, the notes.
     func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
         guard let night = Night(data) else { return GenericPresentation().card(data, context: context) }
         let tone: ResultCard.Tone = night.windows.isEmpty ? (night.unknown.isEmpty ? .bad : .neutral) : .good
@@ -132,6 +133,11 @@ struct NightPresentation: ResultPresentation {
         let hours = (data["sky"]?["hours"]?.arrayValue ?? []).compactMap { hour -> BarChart.Bar? in
             guard let start = time(hour["time"]) else { return nil }
             return BarChart.Bar(context.localTime(start, .time), hour["skyCover"]?.doubleValue)
+        }
+        // Data from before the timeline (no sunset, sunrise or Moon samples) keeps the bars.
+        if let timeline = NightTimeline(data: data, night: night, context: context).timeline {
+            return ResultCard(title: "Tonight", subtitle: data["place"]?["name"]?.stringValue ?? data["place"]?["id"]?.stringValue,
+                              status: .init(night.summary, tone: tone), figure: .timeline(timeline), rows: rows, lines: Array(lines))
         }
         let figure: ResultCard.Figure? = hours.isEmpty ? nil : .bars(BarChart(
             title: "Sky cover per hour", unit: "%", bars: hours,
@@ -145,8 +151,12 @@ struct NightPresentation: ResultPresentation {
         value?.stringValue.flatMap { Timestamp.parse($0) }
     }
 
-    /// `02:10–05:58 PST`: the start's clock time without its zone, then the end's with it.
     private func range(_ start: Date, _ end: Date, _ context: PresentationContext) -> String {
+        Self.range(start, end, context)
+    }
+
+    /// `02:10–05:58 PST`: the start's clock time without its zone, then the end's with it.
+    static func range(_ start: Date, _ end: Date, _ context: PresentationContext) -> String {
         let from = context.localTime(start, .time)
         return (from.split(separator: " ").first.map(String.init) ?? from) + "–" + context.localTime(end, .time)
     }

@@ -34,7 +34,13 @@ struct NightReport {
     let sunset: Date?
     let sunrise: Date?
     let dark: [NightSky.Span]
+    /// Dusk and dawn of each twilight (civil, nautical, astronomical), nil where the Sun does
+    /// not cross that altitude this evening or morning: what a page shades the night by.
+    let twilight: [(name: String, dusk: Date?, dawn: Date?)]
     let moonUp: [NightSky.Span]
+    /// The Moon's upper limb's altitude (as for `moonUp`, so it is 0 where those spans begin
+    /// and end) every `altitudeStep` from sunset to sunrise, both included.
+    let moonAltitude: [(time: Date, degrees: Double)]
     let illumination: Double
     let skyHours: [SkyHour]
     let darkMoonless: [NightSky.Span]
@@ -56,10 +62,17 @@ struct NightReport {
         self.rules = rules
         let night = NightSky(noon: noon, latitude: latitude, longitude: longitude)
 
-        let sunDown = night.sunBelow(NightSky.horizon)
-        // Sunset is the first going-down after noon; sunrise the last coming-up before the next noon.
-        sunset = sunDown.first.flatMap { $0.start > night.start ? $0.start : nil }
-        sunrise = sunDown.last.flatMap { $0.end < night.end ? $0.end : nil }
+        // Sunset (and each dusk) is the first going-down after noon; sunrise (each dawn) the
+        // last coming-up before the next noon.
+        func edges(_ altitude: Double) -> (Date?, Date?) {
+            let below = night.sunBelow(altitude)
+            return (below.first.flatMap { $0.start > night.start ? $0.start : nil }, below.last.flatMap { $0.end < night.end ? $0.end : nil })
+        }
+        (sunset, sunrise) = edges(NightSky.horizon)
+        twilight = [("civil", NightSky.civil), ("nautical", NightSky.nautical), ("astronomical", NightSky.astronomical)].map { name, altitude in
+            let (dusk, dawn) = edges(altitude)
+            return (name, dusk, dawn)
+        }
         var notes = notes
         let astronomical = night.sunBelow(NightSky.astronomical)
         let darkSpans: [NightSky.Span]
@@ -78,6 +91,9 @@ struct NightReport {
 
         let moonDown = night.moonDown()
         moonUp = NightSky.subtracting(moonDown, from: [NightSky.Span(start: night.start, end: night.end)])
+        moonAltitude = Self.samples(from: sunset ?? night.start, to: sunrise ?? night.end).map { time in
+            (time, (MoonRiseSet.limbAltitude(at: time, latitude: latitude, longitude: longitude) * 10).rounded() / 10)
+        }
         let middle = if let first = darkSpans.first, let last = darkSpans.last {
             first.start.addingTimeInterval(last.end.timeIntervalSince(first.start) / 2)
         } else {
@@ -105,12 +121,25 @@ struct NightReport {
         self.notes = notes
     }
 
+    /// How often `moonAltitude` is sampled: a line through samples this far apart is within a
+    /// few tenths of a degree of the Moon's path, and a night holds at most 73.
+    static let altitudeStep: TimeInterval = 1_200
+
+    /// Instants every `altitudeStep` from `start`, and `end` itself.
+    static func samples(from start: Date, to end: Date) -> [Date] {
+        guard end > start else { return [start] }
+        var times = Array(stride(from: 0, to: end.timeIntervalSince(start), by: altitudeStep).map { start.addingTimeInterval($0) })
+        times.append(end)
+        return times
+    }
+
     /// The result data.
     func json(aurora: JSONValue) -> JSONValue {
         func spans(_ list: [NightSky.Span]) -> JSONValue {
             .array(list.map { ["start": .string(Timestamp.string(from: $0.start)), "end": .string(Timestamp.string(from: $0.end)),
                                "minutes": .int(Int(($0.seconds / 60).rounded()))] })
         }
+        func instant(_ date: Date?) -> JSONValue { date.map { .string(Timestamp.string(from: $0)) } ?? .null }
         func minutes(_ list: [NightSky.Span]) -> JSONValue { .int(Int((list.reduce(0) { $0 + $1.seconds } / 60).rounded())) }
         let moonRule: JSONValue = switch rules.moon {
         case .belowHorizon: "below the horizon"
@@ -119,10 +148,12 @@ struct NightReport {
         return JSONValue.object(JSONObject([
             ("place", place), ("date", .string(date)), ("timeZone", .string(timeZone.identifier)),
             ("darkness", .string(darkness)),
-            ("sunset", sunset.map { .string(Timestamp.string(from: $0)) } ?? .null),
-            ("sunrise", sunrise.map { .string(Timestamp.string(from: $0)) } ?? .null),
+            ("sunset", instant(sunset)),
+            ("sunrise", instant(sunrise)),
             ("dark", spans(dark)),
-            ("moon", ["up": spans(moonUp), "illumination": .double(illumination), "rule": moonRule]),
+            ("twilight", .object(JSONObject(twilight.map { ($0.name, JSONValue.object(JSONObject([("dusk", instant($0.dusk)), ("dawn", instant($0.dawn))]))) }))),
+            ("moon", ["up": spans(moonUp), "illumination": .double(illumination), "rule": moonRule,
+                      "altitude": .array(moonAltitude.map { ["time": .string(Timestamp.string(from: $0.time)), "degrees": .double($0.degrees)] })]),
             ("sky", ["maxCover": .double(rules.maxSkyCover),
                      "hours": .array(skyHours.map { ["time": .string(Timestamp.string(from: $0.start)), "skyCover": $0.cover.map(JSONValue.double) ?? .null] })]),
             ("darkMoonless", spans(darkMoonless)),

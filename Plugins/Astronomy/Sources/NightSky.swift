@@ -11,6 +11,8 @@ import Foundation
 struct NightSky {
     /// The Sun's centre below −18°: astronomical night.
     static let astronomical = -18.0
+    /// Below −6°: civil twilight over, nautical twilight begun.
+    static let civil = -6.0
     /// Below −12°: nautical darkness, offered when a summer night has no astronomical night.
     static let nautical = -12.0
     /// Sunset and sunrise: the upper limb on the refracted horizon (`SunAltitude`'s convention).

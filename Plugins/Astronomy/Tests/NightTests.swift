@@ -178,7 +178,7 @@ import Testing
         #expect(card.title == "Tonight")
         #expect(card.status?.tone == .good)
         #expect(card.rows.first?.label == "Window")
-        if case .bars(let chart)? = card.figure { #expect(chart.bars.count == 12) } else { Issue.record("no cloud chart") }
+        if case .timeline(let timeline)? = card.figure { #expect(timeline.bars.count == 12) } else { Issue.record("no timeline") }
         #expect(presentation.render(["date": 3], context: textContext("night:x")).isEmpty == false, "other data degrades")
     }
 }

@@ -125,6 +125,9 @@ public struct ResultCard: Sendable, Equatable {
         /// Labelled values on coloured fills, grouped (avalanche danger by elevation band,
         /// today and tomorrow); the page picks the text colour for contrast.
         case bands(BandChart)
+        /// One stretch of time with shaded bands, a curve, bars and highlighted spans (a
+        /// night's twilights, the Moon's altitude, sky cover and the dark-sky windows).
+        case timeline(Timeline)
     }
 
     /// A picture the upstream publishes: an https URL a page loads lazily, and what it shows.
