@@ -134,7 +134,10 @@ extension DashboardBrowserTests {
             let midnight = try #require(formatter.date(from: "2026-11-27T08:00:00Z"))
 
             for options in [["--window", "360x740"], ["--dark"]] {
-                let report = try await Browser.load(DashboardSetup.page(server, [Self.nightURN]), options + ["--eval", Self.timelineProbe])
+                // Beside it, a night outside the recorded forecast: its long "clouds unknown" status
+                // must wrap, not widen the page.
+                let report = try await Browser.load(DashboardSetup.page(server, [Self.nightURN, "night:stevens:2026-06-20"]),
+                                                    options + ["--eval", Self.timelineProbe])
                 let probe = report.object
                 #expect(probe["missing"] == nil, "\(options): no timeline: \(probe)")
                 let width = try #require(Self.number(probe["axisWidth"]))
@@ -185,6 +188,8 @@ extension DashboardBrowserTests {
 
                 let scrollWidth = try #require(probe["scrollWidth"] as? Int), innerWidth = try #require(probe["innerWidth"] as? Int)
                 #expect(scrollWidth <= innerWidth, "\(options): the timeline does not widen the page")
+                // A page wider than the window makes the window's layout wider too: check against the window asked for.
+                if options == ["--window", "360x740"] { #expect(innerWidth == 360 && scrollWidth <= 360, "\(options): \(scrollWidth) px wide") }
                 #expect((Self.number(probe["figureRight"]) ?? .infinity) <= (Self.number(probe["cardRight"]) ?? 0) + 0.5, "\(options): the drawing stays inside its card")
             }
         }
