@@ -191,6 +191,8 @@ extension DashboardBrowserTests {
 
                 let scrollWidth = try #require(report.object["scrollWidth"] as? Int), innerWidth = try #require(report.object["innerWidth"] as? Int)
                 #expect(scrollWidth <= innerWidth, "\(options): the bands do not widen the page")
+                // An overflowing page widens Chromium's innerWidth with it: hold the narrow window to its own width.
+                if options == ["--window", "360x740"] { #expect(innerWidth == 360 && scrollWidth <= 360, "\(options): \(scrollWidth) px wide") }
             }
         }
     }

@@ -57,25 +57,33 @@ import Testing
         }
     }
 
-    @Test func everyPhaseWithinTenSecondsInTerrestrialTime() {
-        var errors: [(year: Double, seconds: Double)] = []
-        for reference in Self.references {
-            let (phase, jde) = MoonPhases.julianEphemerisDay(index: Self.index(of: reference))
-            #expect(phase == reference.phase)
-            errors.append((reference.year, (jde - reference.jde) * 86400))
+    @Test func everyPhaseWithinTenSecondsInTerrestrialTime() async {
+        let (errors, misnamed) = await offPool { () -> ([(year: Double, seconds: Double)], Int) in
+            var errors: [(year: Double, seconds: Double)] = []
+            var misnamed = 0
+            for reference in Self.references {
+                let (phase, jde) = MoonPhases.julianEphemerisDay(index: Self.index(of: reference))
+                if phase != reference.phase { misnamed += 1 }
+                errors.append((reference.year, (jde - reference.jde) * 86400))
+            }
+            return (errors, misnamed)
         }
+        #expect(misnamed == 0, "phases named differently from the reference")
         let (worst, report) = Self.byDecade(errors)
         #expect(errors.count == Self.references.count && worst <= 10, "max |TT − DE421| by decade: \(report)")
     }
 
     /// Civil time through 2025, where ΔT is observed: the instants `event(index:)` reports
     /// (rounded to the second) against Skyfield's UT1.
-    @Test func observedEraWithinTenSecondsInUniversalTime() {
-        var errors: [(year: Double, seconds: Double)] = []
-        for reference in Self.references where reference.year < 2026 {
-            let event = MoonPhases.event(index: Self.index(of: reference))
-            let universal = TimeScale.date(julianDay: reference.jde - reference.deltaT / 86400)
-            errors.append((reference.year, event.date.timeIntervalSince(universal)))
+    @Test func observedEraWithinTenSecondsInUniversalTime() async {
+        let errors = await offPool { () -> [(year: Double, seconds: Double)] in
+            var errors: [(year: Double, seconds: Double)] = []
+            for reference in Self.references where reference.year < 2026 {
+                let event = MoonPhases.event(index: Self.index(of: reference))
+                let universal = TimeScale.date(julianDay: reference.jde - reference.deltaT / 86400)
+                errors.append((reference.year, event.date.timeIntervalSince(universal)))
+            }
+            return errors
         }
         let (worst, report) = Self.byDecade(errors)
         #expect(errors.count > 6000 && worst <= 10, "max |UT − DE421 with Skyfield's ΔT| by decade: \(report)")

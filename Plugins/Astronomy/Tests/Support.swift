@@ -76,3 +76,13 @@ func threadCPUTime() -> Duration {
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
     return .seconds(now.tv_sec) + .nanoseconds(now.tv_nsec)
 }
+
+/// Runs CPU-heavy test work on a Dispatch thread rather than the cooperative pool: the suite
+/// runs in parallel on as many pool threads as cores (two on CI), and a loop holding one for
+/// 10–15 s starves the tests beside it that time their subprocesses. Expectations are checked
+/// by the caller on the result.
+func offPool<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(returning: work()) }
+    }
+}
