@@ -79,29 +79,21 @@ struct NightRequest {
 
     /// `{place}`: coordinates (range-checked), a configured place or `here`.
     static func place(_ text: String, places: Places, override: Place?) throws(ConditionsError) -> (Place, JSONValue) {
-        if text.contains(",") {
-            let parts = text.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let latitude = Double(parts[0].trimmingCharacters(in: .whitespaces)), let longitude = Double(parts[1].trimmingCharacters(in: .whitespaces)),
-                  latitude.isFinite, longitude.isFinite else {
-                throw ConditionsError.invalidArguments(argument: "place", value: text, allowed: placeAllowed)
-            }
-            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw ConditionsError.invalidArguments(argument: "place", value: text, allowed: "a latitude from -90 to 90 and a longitude from -180 to 180, in decimal degrees")
-            }
-            let place = Place(latitude: latitude, longitude: longitude)
-            return (place, ["id": .string(text), "latitude": .double(latitude), "longitude": .double(longitude)])
+        let point = try places.point(text, allowed: placeAllowed)
+        if let point, point.id.contains(",") {
+            let place = Place(latitude: point.latitude, longitude: point.longitude)
+            return (place, ["id": .string(point.id), "latitude": .double(point.latitude), "longitude": .double(point.longitude)])
         }
         if text.lowercased() == Places.here, let override {
             return (override, ["id": .string(Places.here), "name": override.name.map(JSONValue.string) ?? .null,
                                "latitude": .double(override.latitude), "longitude": .double(override.longitude)])
         }
-        guard let place = places.place(named: text) else {
+        guard let point, let place = places.place(named: text) else {
             let known = places.names + [Places.here]
             throw ConditionsError.notFound("no place named \"\(text)\" (places: \(known.joined(separator: ", ")); or latitude,longitude)",
                                            suggestions: Suggestions.closest(to: text.lowercased(), among: known).map { "night:\($0)" })
         }
-        let id = text.lowercased() == Places.here ? Places.here : places.names.first { $0.lowercased() == text.lowercased() } ?? text
-        return (place, ["id": .string(id), "name": place.name.map(JSONValue.string) ?? .null,
+        return (place, ["id": .string(point.id), "name": place.name.map(JSONValue.string) ?? .null,
                         "latitude": .double(place.latitude), "longitude": .double(place.longitude)])
     }
 

@@ -17,20 +17,8 @@ struct PlaceArgument: Sendable {
     /// Reads `argument` before any request: coordinates (range-checked), then a configured
     /// place (or `here`); any other name is `notFound`, suggesting the closest place names.
     static func parse(_ argument: String, places: Places) throws(ConditionsError) -> PlaceArgument {
-        if argument.contains(",") {
-            let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
-            guard parts.count == 2, let latitude = decimalDegrees(parts[0]), let longitude = decimalDegrees(parts[1]) else {
-                throw ConditionsError.invalidArguments(argument: "place", value: argument, allowed: allowed)
-            }
-            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
-                throw ConditionsError.invalidArguments(argument: "place", value: argument,
-                                                       allowed: "a latitude from -90 to 90 and a longitude from -180 to 180, in decimal degrees")
-            }
-            return PlaceArgument(id: argument, name: nil, point: GeoPoint(latitude: latitude, longitude: longitude))
-        }
-        if let place = places.place(named: argument) {
-            let id = argument.lowercased() == Places.here ? Places.here : places.names.first { $0.lowercased() == argument.lowercased() } ?? argument
-            return PlaceArgument(id: id, name: place.name, point: GeoPoint(latitude: place.latitude, longitude: place.longitude))
+        if let point = try places.point(argument, allowed: allowed) {
+            return PlaceArgument(id: point.id, name: point.name, point: GeoPoint(latitude: point.latitude, longitude: point.longitude))
         }
         let known = places.names + [Places.here]
         let suggestions = Suggestions.closest(to: argument.lowercased(), among: known).map { "snowpack:\($0)" }
@@ -52,14 +40,4 @@ struct PlaceArgument: Sendable {
          "distanceKm": .double((distanceKm * 10).rounded() / 10), "distanceMi": .double((distanceKm / GeoPoint.kmPerMile * 10).rounded() / 10)]
     }
 
-    /// `[-+]digits[.digits]` and nothing else (no exponent, `nan` or spaces).
-    private static func decimalDegrees(_ text: Substring) -> Double? {
-        var body = text
-        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
-        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
-        guard let whole = parts.first, (1...3).contains(whole.count), parts.count == 1 || (1...15).contains(parts[1].count),
-              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } })
-        else { return nil }
-        return Double(String(text))
-    }
 }

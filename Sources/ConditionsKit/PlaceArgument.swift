@@ -1,0 +1,64 @@
+import Foundation
+
+/// A URN's `{place}` as modules read it: `latitude,longitude` in decimal degrees, a configured
+/// place, or `here`. One reading for every module, so `forecast:`, `avalanche:`, `snowpack:`,
+/// `aurora:` and `night:` accept and refuse the same places with the same words.
+///
+/// ```swift
+/// guard let place = try context.places.point(argument, allowed: "a place name, here, or latitude,longitude") else {
+///     throw ConditionsError.notFound("no place named \"\(argument)\"")   // or the module's own lookup
+/// }
+/// ```
+public struct PlacePoint: Sendable, Equatable {
+    /// The place as the URN names it: `here`, the configured name in its configured case, or the coordinates as written.
+    public let id: String
+    /// The configured place's own name, when it has one.
+    public let name: String?
+    /// Decimal degrees north.
+    public let latitude: Double
+    /// Decimal degrees east.
+    public let longitude: Double
+
+    /// A point; `Places.point(_:allowed:)` makes these, tests may too.
+    public init(id: String, name: String?, latitude: Double, longitude: Double) {
+        self.id = id
+        self.name = name
+        self.latitude = latitude
+        self.longitude = longitude
+    }
+}
+
+extension Places {
+    /// The point `argument` names: coordinates (`[-+]d.ddd,[-+]d.ddd`, no exponents or spaces,
+    /// range-checked) or a configured place or `here`, in any case; nil for any other name, which
+    /// the module reads its own way (a zone's name) or refuses as `notFound`. Malformed
+    /// coordinates are `invalidArguments` with `allowed`; out-of-range ones say the ranges.
+    public func point(_ argument: String, allowed: String) throws(ConditionsError) -> PlacePoint? {
+        if argument.contains(",") {
+            let parts = argument.split(separator: ",", omittingEmptySubsequences: false)
+            guard parts.count == 2, let latitude = Self.decimalDegrees(parts[0]), let longitude = Self.decimalDegrees(parts[1]) else {
+                throw ConditionsError.invalidArguments(argument: "place", value: argument, allowed: allowed)
+            }
+            guard (-90...90).contains(latitude), (-180...180).contains(longitude) else {
+                throw ConditionsError.invalidArguments(argument: "place", value: argument,
+                                                       allowed: "a latitude from -90 to 90 and a longitude from -180 to 180, in decimal degrees")
+            }
+            return PlacePoint(id: argument, name: nil, latitude: latitude, longitude: longitude)
+        }
+        guard let place = place(named: argument) else { return nil }
+        let key = argument.lowercased()
+        let id = key == Self.here ? Self.here : names.first { $0.lowercased() == key } ?? argument
+        return PlacePoint(id: id, name: place.name, latitude: place.latitude, longitude: place.longitude)
+    }
+
+    /// `[-+]digits[.digits]` and nothing else (no exponent, `nan` or spaces).
+    private static func decimalDegrees(_ text: Substring) -> Double? {
+        var body = text
+        if body.first == "-" || body.first == "+" { body = body.dropFirst() }
+        let parts = body.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        guard let whole = parts.first, (1...3).contains(whole.count), parts.count == 1 || (1...15).contains(parts[1].count),
+              parts.allSatisfy({ $0.allSatisfy { ("0"..."9").contains($0) } })
+        else { return nil }
+        return Double(String(text))
+    }
+}
