@@ -4,8 +4,9 @@ import ConditionsText
 import Foundation
 
 /// What `/points/{lat},{lon}` says about a point: the URLs of its forecasts and raw grid
-/// (followed as given; the grid's built only when an older memo entry lacks it) and where it lies. NWS's point → grid mapping rarely changes, so the
-/// source keeps it in its memo for a day (`json`).
+/// (followed as given; the raw grid's is built only for a memo entry kept without it) and
+/// where it lies. NWS's point → grid mapping rarely changes, so the source keeps it in its
+/// memo for a day (`json`).
 struct NWSGrid: Sendable, Equatable {
     let forecast: URL
     let forecastHourly: URL

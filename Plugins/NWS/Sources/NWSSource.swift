@@ -14,7 +14,7 @@ public struct NWSSource: ConditionsSource {
     /// `"NWS"`.
     public static let moduleName = "NWS"
     /// One line for `conditions sources`.
-    public static let summary = "Forecasts and active alerts from the US National Weather Service (api.weather.gov, key-less)"
+    public static let summary = "Forecasts, active alerts and the hourly sky from the US National Weather Service (api.weather.gov, key-less)"
     /// Used when NWS sends no `Cache-Control` (it normally does: a few minutes).
     public static let defaultTTL: Double = 300
     /// `forecast` results (daily or hourly periods), `alerts` and `sky` results.
