@@ -114,6 +114,23 @@ public struct HTTPResponse: Sendable {
         return Double(text.prefix(10))
     }
 
+    /// The body of a JSON API's answer, parsed; `upstream` (`avalanche.org`) and `what` (`the
+    /// map layer of NWAC`) name it in errors. An HTML page is `badResponse` saying so, whatever
+    /// the status: key-less APIs answer misses and maintenance with HTTP 200 and a page (said by
+    /// its Content-Type, or starting with `<` whatever it says).
+    public func json(from upstream: String, what: String) throws(ConditionsError) -> JSONValue {
+        let source = Redaction.redact(url)
+        let first = body.first { !(UInt8(ascii: " ") == $0 || (0x09...0x0D).contains($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
+        if headers["content-type"]?.lowercased().contains("html") == true || first == UInt8(ascii: "<") {
+            throw ConditionsError.badResponse("\(source): \(upstream) answered HTTP \(status) with an HTML page, not JSON, for \(what)")
+        }
+        do {
+            return try JSONValue.parse(body)
+        } catch {
+            throw ConditionsError.badResponse("\(source): \(what) is not JSON (\(error))")
+        }
+    }
+
     /// Throws `HTTPError.status` unless the status is 2xx.
     public func requireSuccess() throws(HTTPError) {
         guard (200..<300).contains(status) else {

@@ -1,6 +1,5 @@
 import ConditionsJSON
 import ConditionsKit
-import ConditionsText
 import Foundation
 
 /// Requests to avalanche.org: JSON asked for, error statuses as `HTTPError`, and the API's
@@ -13,21 +12,6 @@ struct AvalancheAPI: Sendable {
     func json(_ url: URL, what: String) async throws -> (document: JSONValue, freshness: Double?) {
         let response = try await http.get(url, headers: ["Accept": "application/json"])
         try response.requireSuccess()
-        let source = Redaction.redact(url)
-        if Self.isHTML(response) {
-            throw ConditionsError.badResponse("\(source): avalanche.org answered HTTP \(response.status) with an HTML page, not JSON, for \(what)")
-        }
-        do {
-            return (try JSONValue.parse(response.body), response.freshness)
-        } catch {
-            throw ConditionsError.badResponse("\(source): \(what) is not JSON (\(error))")
-        }
-    }
-
-    /// An HTML answer: said by its Content-Type, or starting with `<` whatever it says.
-    static func isHTML(_ response: HTTPResponse) -> Bool {
-        if let type = response.headers["content-type"]?.lowercased(), type.contains("html") { return true }
-        let first = response.body.first { !(UInt8(ascii: " ") == $0 || (0x09...0x0D).contains($0) || $0 == 0xEF || $0 == 0xBB || $0 == 0xBF) }
-        return first == UInt8(ascii: "<")
+        return (try response.json(from: "avalanche.org", what: what), response.freshness)
     }
 }
