@@ -26,11 +26,12 @@ enum MountainReport {
         let noWarning = try read("Plugins/Avalanche/Tests/Resources/real/avalanche_nwac_warning_none.json")
         let stations = try read("Plugins/Snowpack/Tests/Resources/derived/awdb_stations_WA_SNTL.json")
         let hours = try read("Plugins/Snowpack/Tests/Resources/derived/awdb_data_672_2026-11-26.json")
-        let places = try read("sources.json")
-        guard let start = places.range(of: #""places": {"#), let end = places.range(of: "},\n  \"sources\"", range: start.upperBound..<places.endIndex) else {
-            throw Bench.Failed(description: "sources.json: no places block")
+        // The shipped config's 16 passes, as its `places` member.
+        guard let shipped = try JSONSerialization.jsonObject(with: Data(try read("sources.json").utf8)) as? [String: Any],
+              let places = shipped["places"] as? [String: Any], places.count == 16 else {
+            throw Bench.Failed(description: "sources.json: no \"places\" object of the 16 passes")
         }
-        let placesMember = String(places[start.lowerBound..<end.lowerBound]) + "}"
+        let placesMember = #""places": "# + String(decoding: try JSONSerialization.data(withJSONObject: places), as: UTF8.self)
 
         let server = LoopbackServer()
         let latency = bench.latency
@@ -51,9 +52,7 @@ enum MountainReport {
             "avalanche": {"module": "Avalanche", "options": {"baseURL": "\(server.url("/avalanche").absoluteString)"}},
             "snowpack": {"module": "Snowpack", "options": {"baseURL": "\(server.url("/awdb").absoluteString)"}}
             """, routes: #""avalanche": "avalanche", "snowpack": "snowpack""#, extra: ", " + placesMember)
-        let parsed = try JSONSerialization.jsonObject(with: Data(("{" + placesMember + "}").utf8)) as? [String: [String: Any]] ?? [:]
-        let names = (parsed["places"] ?? [:]).keys.sorted()
-        guard names.count == 16 else { throw Bench.Failed(description: "sources.json: \(names.count) places, not the 16 passes") }
+        let names = places.keys.sorted()
         let urns = names.map { "avalanche:\($0)" } + names.map { "snowpack:\($0)" }
         let arguments = ["--config", config, "--no-cache", "--quiet", "--now", "2026-11-26T18:30:00Z", "--format", "ndjson"] + urns
 
