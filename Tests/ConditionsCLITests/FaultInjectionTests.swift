@@ -6,17 +6,18 @@ import Testing
 
 /// Misbehaving upstreams, through the built binary and the real libcurl client: each fault
 /// hits one URN of a report that also asks for a healthy pass and the (local) moon. The
-/// faulty URN must fail alone, within bounded time, with one clear line naming its kind;
-/// the others must still resolve. Time bounds are loose (a loaded 2-core machine runs many
-/// suites at once); unbounded would mean the 30 s default timeout or forever. The README
-/// lists times measured alone.
+/// faulty URN must fail alone, with one clear line naming its kind; the others must still
+/// resolve. No wall-clock bound is asserted (a loaded 2-core machine once stalled every run
+/// at the suite's start by 23 s): each fault lasts longer than the harness lets a run live
+/// (a hang, a trickle of minutes, an hour's Retry-After), so a run that ends by itself, with
+/// the error naming the 5 s timeout or the Retry-After, is the proof the fault was handled
+/// and not waited out. The README lists times measured alone.
 @Suite(.serialized) struct FaultInjectionTests {
     typealias Response = LoopbackServer.Response
 
-    /// The longest a run may take: what the faults would make it wait without their handling
-    /// (a hang, an hour's Retry-After) is the run's own 30 s limit or more, while a loaded 2-core
-    /// machine has added 9 s to a run of about a second.
-    static let bound = 20.0
+    /// How long the harness lets a run live before it kills the run and fails the test: far
+    /// beyond what load adds, far below what any fault here would take if it were waited out.
+    static let harnessLimit: TimeInterval = 90
 
     /// A served WSDOT page and a config whose WSDOT source allows `timeout` seconds per request.
     /// The healthy pass shares that timeout, so the default is one no stall of a loaded machine
@@ -51,7 +52,7 @@ import Testing
         /// Resolves `urns` (default: the faulty White Pass, healthy Snoqualmie, the moon) as NDJSON.
         func report(_ urns: [String] = ["pass:white", "pass:snoqualmie", "moon:now"], environment: [String: String] = [:]) async throws -> Report {
             let started = Date()
-            let run = try await CLI.run(["--no-cache", "-q", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns, in: dir, environment: environment, timeout: 30)
+            let run = try await CLI.run(["--no-cache", "-q", "--format", "ndjson", "--now", "2026-11-21T14:00:00Z"] + urns, in: dir, environment: environment, timeout: FaultInjectionTests.harnessLimit)
             let elapsed = Date().timeIntervalSince(started)
             return Report(run: run, elapsed: elapsed, objects: try run.stdoutLines.map(Upstream.json))
         }
@@ -73,7 +74,7 @@ import Testing
     }
 
     /// The faulty URN failed with `kind` (message one line containing `fragment`) and the
-    /// healthy ones resolved, in bounded time.
+    /// healthy ones resolved.
     func expectOnlyTheFaultyURNFails(_ report: Report, kind: String, containing fragment: String,
                                      sourceLocation: SourceLocation = #_sourceLocation) {
         #expect(report.run.status == 1, "\(report.run.stderr)", sourceLocation: sourceLocation)
@@ -84,7 +85,6 @@ import Testing
         #expect(error?.message.contains("\n") == false, sourceLocation: sourceLocation)
         #expect(report.data(1)?["id"] as? String == "snoqualmie", sourceLocation: sourceLocation)
         #expect(report.data(2)?["phase"] != nil, sourceLocation: sourceLocation)
-        #expect(report.elapsed < Self.bound, "took \(report.elapsed) s", sourceLocation: sourceLocation)
     }
 
     // MARK: Transport faults
@@ -94,8 +94,7 @@ import Testing
         defer { setup.stop() }
         setup.server.route("/passes/white", setup.html(setup.page).with(.hangAfterHeaders))
         let report = try await setup.report()
-        // The hang never ends by itself; 10 s was missed once (10.4 s, with a 1 s timeout) with
-        // two builds running.
+        // The hang never ends by itself: the run ending at all is the timeout's doing.
         expectOnlyTheFaultyURNFails(report, kind: "timeout", containing: "timed out after 5 s")
     }
 
@@ -207,7 +206,6 @@ import Testing
         #expect(report.error(0)?.kind == "badResponse")
         #expect(report.error(0)?.message.contains("WSDOT feed is not JSON") == true, "\(String(describing: report.error(0)))")
         #expect(report.data(1)?["phase"] != nil)
-        #expect(report.elapsed < Self.bound)
     }
 
     // MARK: Statuses and retries
@@ -233,7 +231,7 @@ import Testing
         #expect(report.run.status == 0, "\(report.run.stderr)")
         #expect(report.data(0)?["id"] as? String == "white")
         #expect(setup.server.requestCount("/passes/white") == 2)
-        #expect(report.elapsed >= 1 && report.elapsed < Self.bound, "waited Retry-After: \(report.elapsed) s")
+        #expect(report.elapsed >= 1, "waited Retry-After: \(report.elapsed) s")
     }
 
     @Test func tooManyRequestsWithLongRetryAfterIsReportedNotWaitedFor() async throws {
@@ -255,7 +253,7 @@ import Testing
         let report = try await setup.report()
         #expect(report.run.status == 0, "\(report.run.stderr)")
         #expect(setup.server.requestCount("/passes/white") == 2)
-        #expect(report.elapsed >= 0.5 && report.elapsed < Self.bound)
+        #expect(report.elapsed >= 0.5, "backed off: \(report.elapsed) s")
 
         // Failing twice is reported after the one retry.
         setup.server.resetStats()

@@ -106,7 +106,7 @@ struct CurlHTTPClientTests {
 
     @Test func slowResponseHitsTheTotalTimeout() async throws {
         // The delay ends when the client goes, so a long one costs nothing.
-        let server = try startServer { $0.route("/slow", Response.text("late").delayed(60)) }
+        let server = try startServer { $0.route("/slow", Response.text("late").delayed(3600)) }
         let client = try makeClient(HTTPLimits(connectTimeout: 5, timeout: 1))
         var error: HTTPError?
         let elapsed = await seconds {
@@ -114,8 +114,8 @@ struct CurlHTTPClientTests {
         }
         #expect(error == .timeout(seconds: 1, url: server.url("/slow?api_key=REDACTED").absoluteString))
         #expect(error?.message.hasPrefix("timed out after 1 s") == true)
-        // Far below the server's 60 s delay even on a loaded machine; the error kind is the real proof.
-        #expect(elapsed < 30)
+        // Far below the server's hour even on a loaded machine; the error kind is the real proof.
+        #expect(elapsed < 120)
     }
 
     @Test func hangingAfterHeadersHitsTheTimeout() async throws {
