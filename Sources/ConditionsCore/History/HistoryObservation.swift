@@ -23,6 +23,15 @@ package struct HistoryObservation: Sendable {
         self.init(urn: record.urn, at: at, state: ResultState(record, catalog: catalog), result: record.json)
     }
 
+    /// An observation as stored or spooled, its key already made.
+    package init(urn: String, at: Date, status: String, key: [UInt8], result: JSONValue) {
+        self.urn = urn
+        self.at = at
+        self.status = status
+        self.key = key
+        self.result = result
+    }
+
     /// An observation of `state` (what the bench and tests make without resolving).
     package init(urn: String, at: Date, state: ResultState, result: JSONValue) {
         self.urn = urn
