@@ -47,6 +47,8 @@ let package = Package(
         // The history store (Sources/ConditionsCore/History): SQLite compiled in, each statement on
         // NIO's thread pool, never on a cooperative-pool thread (README, "History").
         .package(url: "https://github.com/vapor/sqlite-nio", from: "1.13.0"),
+        // The history store in PostgreSQL, when sources.json's `history.url` names one (docs/history.md).
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.0"),
         // `swift package generate-documentation --target ConditionsKit`: the plugin authors' DocC catalog.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.4.0"),
     ],
@@ -110,6 +112,7 @@ let package = Package(
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                .product(name: "PostgresNIO", package: "postgres-nio"),
             ]
         ),
         // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
