@@ -274,8 +274,9 @@ let package = Package(
         .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "TestSources", "HostTestSupport",
-                                                            "LoopbackServer", .product(name: "Logging", package: "swift-log"),
-                                                            .product(name: "SQLiteNIO", package: "sqlite-nio")]),
+                                                            "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log"),
+                                                            .product(name: "SQLiteNIO", package: "sqlite-nio"),
+                                                            .product(name: "PostgresNIO", package: "postgres-nio")]),
         // The host with the registered modules, in process, as `conditions` links them (the
         // host's own tests above link no module but the test-only ones).
         .testTarget(name: "ConditionsProgramTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon",

@@ -1,0 +1,334 @@
+import Crypto
+import Foundation
+import Logging
+import NIOCore
+import PostgresNIO
+import Synchronization
+
+/// What replicas of `conditions serve` share through PostgreSQL besides history: upstream
+/// documents one replica fetched (so the others need not), the leases saying who is fetching
+/// one now, and announcements of changes any replica recorded.
+///
+/// No request may wait on PostgreSQL for long or fail because of it: every call here is
+/// bounded (`FleetDatabase.deadline`) and answers "nothing shared" when the database is slow
+/// or down, and the caller goes on alone. Whether the database answers is tracked by a
+/// health loop (`availability`, for `/readyz`), which logs once when it goes and once when
+/// it comes back, retrying with a backoff in between.
+package final class FleetDatabase: Sendable {
+    /// A document as one replica fetched it and the others reuse it.
+    package struct Document: Sendable, Equatable {
+        package var status: Int
+        package var headers: [String: String]
+        package var body: [UInt8]
+        package var fetchedAt: Date
+        package var freshUntil: Date
+
+        package init(status: Int, headers: [String: String], body: [UInt8], fetchedAt: Date, freshUntil: Date) {
+            self.status = status
+            self.headers = headers
+            self.body = body
+            self.fetchedAt = fetchedAt
+            self.freshUntil = freshUntil
+        }
+    }
+
+    /// A change another replica (or this one) recorded, or word that announcements may have
+    /// been missed (the listening connection was lost and is back), so a listener catches up
+    /// from history.
+    package enum Announcement: Sendable, Equatable {
+        case change(id: Int64, urn: String)
+        case resumed
+    }
+
+    /// Whether the database answers.
+    package enum Availability: Sendable, Equatable {
+        case unknown
+        case ready
+        case unavailable(reason: String)
+    }
+
+    /// How long any one call may wait for the database before the caller goes on without it.
+    package static let deadline: Duration = .seconds(2)
+    /// The channel announcements travel on.
+    static let channel = "conditions_changes"
+
+    private let client: PostgresClient
+    /// The URL without its password, for log lines.
+    package let shownURL: String
+    /// Who holds a lease: this process, told apart from every other replica.
+    package let holder: String
+    private let logger: Logger
+    private let state = Mutex<Availability>(.unknown)
+    private let listeners = Mutex<[Int: AsyncStream<Announcement>.Continuation]>([:])
+    private let nextListener = Mutex(0)
+
+    /// A fleet database reached through `configuration`; nothing is connected until `run`.
+    package init(configuration: PostgresClient.Configuration, shownURL: String, logger: Logger) {
+        var configuration = configuration
+        // A connection attempt to a database that is down must not outlive a request's patience.
+        configuration.options.connectTimeout = .seconds(2)
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.shownURL = shownURL
+        self.logger = logger
+        holder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
+    }
+
+    /// Whether the database answered its last check.
+    package var availability: Availability { state.withLock { $0 } }
+
+    /// Runs the connection pool, the health loop and the announcement listener until cancelled.
+    package func run() async {
+        await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.client.run() }
+            group.addTask { await self.watchHealth() }
+            group.addTask { await self.listen() }
+            await group.next()
+            group.cancelAll()
+        }
+        listeners.withLock { listeners in
+            for listener in listeners.values { listener.finish() }
+            listeners = [:]
+        }
+    }
+
+    /// Creates the tables this needs, once across replicas (an advisory lock serializes it).
+    package func prepare() async throws {
+        try await client.withTransaction(logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(FleetSchema.lockKey))", logger: logger)
+            for statement in FleetSchema.statements {
+                try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+            }
+        }
+    }
+
+    // MARK: Documents
+
+    /// The key a document is stored under: a digest of the request, so no URL, header or
+    /// credential is stored in clear.
+    package static func key(_ request: String) -> String {
+        SHA256.hash(data: Data(request.utf8)).map { String(format: "%02x", $0) }.joined()
+    }
+
+    /// A copy of `key` some replica stored that is still fresh at `now`; nil when none is, or
+    /// the database does not answer in time.
+    package func fresh(_ key: String, now: Date = Date()) async -> Document? {
+        await bounded { [client, logger] in
+            let rows = try await client.query("""
+                SELECT status, headers, body, fetched_at, fresh_until FROM fleet_documents
+                 WHERE key = \(key) AND fresh_until > \(now)
+                """, logger: logger)
+            for try await (status, headers, body, fetchedAt, freshUntil) in rows.decode((Int, String, ByteBuffer, Date, Date).self) {
+                return Document(status: status, headers: Self.headers(headers), body: Array(buffer: body), fetchedAt: fetchedAt, freshUntil: freshUntil)
+            }
+            return nil
+        } ?? nil
+    }
+
+    /// Takes the lease on `key` for `seconds` (by the database's clock); false when another
+    /// replica holds one that has not expired, or the database does not answer.
+    package func lease(_ key: String, for seconds: Double) async -> Bool {
+        await bounded { [client, logger, holder] in
+            let rows = try await client.query("""
+                INSERT INTO fleet_leases (key, holder, expires_at)
+                     VALUES (\(key), \(holder), now() + make_interval(secs => \(seconds)))
+                ON CONFLICT (key) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+                      WHERE fleet_leases.expires_at < now()
+                RETURNING holder
+                """, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        } ?? false
+    }
+
+    /// Stores what this replica fetched for `key` and releases its lease, in one transaction.
+    package func store(_ key: String, _ document: Document) async {
+        _ = await bounded { [client, logger, holder] in
+            try await client.withTransaction(logger: logger) { connection in
+                try await connection.query("""
+                    INSERT INTO fleet_documents (key, status, headers, body, fetched_at, fresh_until)
+                         VALUES (\(key), \(document.status), \(Self.headersText(document.headers)), \(ByteBuffer(bytes: document.body)), \(document.fetchedAt), \(document.freshUntil))
+                    ON CONFLICT (key) DO UPDATE SET status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body,
+                                                   fetched_at = EXCLUDED.fetched_at, fresh_until = EXCLUDED.fresh_until
+                    """, logger: logger)
+                try await connection.query("DELETE FROM fleet_leases WHERE key = \(key) AND holder = \(holder)", logger: logger)
+            }
+        }
+    }
+
+    /// Gives up this replica's lease on `key` without storing (its fetch failed), so another
+    /// may try at once rather than when the lease expires.
+    package func release(_ key: String) async {
+        _ = await bounded { [client, logger, holder] in
+            try await client.query("DELETE FROM fleet_leases WHERE key = \(key) AND holder = \(holder)", logger: logger)
+        }
+    }
+
+    /// Waits up to `timeout` for another replica to store a fresh `key`; nil when none did (its
+    /// holder may have died: the lease then expires and the caller fetches itself).
+    package func awaitStored(_ key: String, timeout: Duration) async -> Document? {
+        // Polled: a waiter exists only while one replica fetches a document the others need,
+        // a few times per TTL, and polling needs no notification that a restart could lose.
+        let clock = ContinuousClock()
+        let end = clock.now + timeout
+        while clock.now < end {
+            if let document = await fresh(key) { return document }
+            do { try await Task.sleep(for: .milliseconds(50)) } catch { return nil }
+        }
+        return nil
+    }
+
+    /// Deletes documents that stopped being fresh more than `age` ago and expired leases.
+    package func prune(olderThan age: TimeInterval = 3600) async {
+        _ = await bounded { [client, logger] in
+            try await client.query("DELETE FROM fleet_documents WHERE fresh_until < \(Date().addingTimeInterval(-age))", logger: logger)
+            try await client.query("DELETE FROM fleet_leases WHERE expires_at < now()", logger: logger)
+        }
+    }
+
+    // MARK: Announcements
+
+    /// Tells every replica (this one included) that change `id` of `urn` was recorded.
+    package func announce(change id: Int64, urn: String) async {
+        _ = await bounded { [client, logger] in
+            try await client.query("SELECT pg_notify(\(Self.channel), \("\(id) \(urn)"))", logger: logger)
+        }
+    }
+
+    /// Every announcement from now on, until `run` ends or the stream is dropped.
+    package func announcements() -> AsyncStream<Announcement> {
+        let (stream, continuation) = AsyncStream<Announcement>.makeStream(bufferingPolicy: .bufferingNewest(4096))
+        let id = nextListener.withLock { id in defer { id += 1 }; return id }
+        listeners.withLock { $0[id] = continuation }
+        continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
+        return stream
+    }
+
+    /// `"17 pass:stevens"` as a change announcement.
+    static func announcement(_ payload: String) -> Announcement? {
+        guard let space = payload.firstIndex(of: " "), let id = Int64(payload[..<space]) else { return nil }
+        let urn = String(payload[payload.index(after: space)...])
+        return urn.isEmpty ? nil : .change(id: id, urn: urn)
+    }
+
+    private func broadcast(_ announcement: Announcement) {
+        for listener in listeners.withLock({ Array($0.values) }) { listener.yield(announcement) }
+    }
+
+    /// Holds one connection listening on the channel; when it is lost, waits (with a backoff)
+    /// and listens again, then says `resumed` so listeners catch up on what they missed.
+    private func listen() async {
+        var backoff = Backoff()
+        var listenedBefore = false
+        while !Task.isCancelled {
+            do {
+                try await client.withConnection { connection in
+                    try await connection.listen(on: Self.channel) { notifications in
+                        if listenedBefore { self.broadcast(.resumed) }
+                        listenedBefore = true
+                        backoff.reset()
+                        for try await notification in notifications {
+                            if let announcement = Self.announcement(notification.payload) { self.broadcast(announcement) }
+                        }
+                    }
+                }
+            } catch {
+                if Task.isCancelled { return }
+                logger.debug("fleet: listening on \(shownURL) stopped: \(Self.describe(error))")
+            }
+            do { try await Task.sleep(for: backoff.next()) } catch { return }
+        }
+    }
+
+    // MARK: Health
+
+    /// Asks the database every few seconds whether it answers; logs when that changes.
+    private func watchHealth() async {
+        var backoff = Backoff()
+        while !Task.isCancelled {
+            let failure: String? = await bounded { [client, logger] in
+                try await client.query("SELECT 1", logger: logger)
+                return nil
+            } ?? "no answer within \(Self.deadline.components.seconds) s"
+            let wait: Duration
+            if let failure {
+                let before = state.withLock { state in defer { state = .unavailable(reason: failure) }; return state }
+                if case .unavailable = before {} else {
+                    logger.error("fleet: PostgreSQL at \(shownURL) is unavailable (\(failure)); serving on alone, history spooled, retrying")
+                }
+                wait = backoff.next()
+            } else {
+                let before = state.withLock { state in defer { state = .ready }; return state }
+                if case .unavailable = before { logger.notice("fleet: PostgreSQL at \(shownURL) answers again") }
+                backoff.reset()
+                wait = .seconds(5)
+            }
+            do { try await Task.sleep(for: wait) } catch { return }
+        }
+    }
+
+    /// Runs `work` for at most `deadline`; nil when it failed or took longer (it is then
+    /// cancelled and left to end on its own, never waited for).
+    private func bounded<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async -> T? {
+        let race = Race<T>()
+        let logger = logger
+        return await withCheckedContinuation { continuation in
+            race.start(continuation)
+            let task = Task {
+                do { race.finish(try await work()) } catch {
+                    logger.debug("fleet: \(Self.describe(error))")
+                    race.finish(nil)
+                }
+            }
+            Task {
+                try? await Task.sleep(for: Self.deadline)
+                if race.finish(nil) { task.cancel() }
+            }
+        }
+    }
+
+    /// One line for a PostgreSQL error: the server's message when it sent one.
+    package static func describe(_ error: any Error) -> String {
+        if let error = error as? PSQLError {
+            if let message = error.serverInfo?[.message] { return message }
+            return "\(error.code)"
+        }
+        return String(describing: error)
+    }
+
+    private static func headers(_ text: String) -> [String: String] {
+        guard let data = text.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else { return [:] }
+        return object
+    }
+
+    private static func headersText(_ headers: [String: String]) -> String {
+        (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+    }
+}
+
+/// Waits that double from half a second to 30 s.
+struct Backoff {
+    private var current: Double = 0.5
+
+    mutating func next() -> Duration {
+        defer { current = min(30, current * 2) }
+        return .milliseconds(Int64(current * 1000))
+    }
+
+    mutating func reset() { current = 0.5 }
+}
+
+/// The first of a piece of work and its deadline to finish resumes the waiter; the other finds
+/// it already resumed.
+private final class Race<T: Sendable>: Sendable {
+    private let waiter = Mutex<CheckedContinuation<T?, Never>?>(nil)
+
+    func start(_ continuation: CheckedContinuation<T?, Never>) { waiter.withLock { $0 = continuation } }
+
+    /// Resumes the waiter with `value` if nothing did yet; whether this did.
+    @discardableResult
+    func finish(_ value: T?) -> Bool {
+        guard let waiting = waiter.withLock({ $0.take() }) else { return false }
+        waiting.resume(returning: value)
+        return true
+    }
+}

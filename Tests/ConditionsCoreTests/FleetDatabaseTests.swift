@@ -1,0 +1,168 @@
+@testable import ConditionsCore
+import Foundation
+import Logging
+import PostgresNIO
+import Synchronization
+import TestHarness
+import Testing
+
+/// What replicas share besides history, against a real PostgreSQL (a throwaway cluster per
+/// test): leases per document, stored documents, announcements, and what happens when the
+/// database goes away and comes back.
+@Suite(.serialized) struct FleetDatabaseTests {
+    /// A replica's view of `cluster`, running until `body` ends.
+    static func replica<T>(_ cluster: PostgresCluster, _ body: (FleetDatabase) async throws -> T) async throws -> T {
+        var configuration = PostgresClient.Configuration(host: "127.0.0.1", port: cluster.port, username: cluster.user,
+                                                         password: cluster.password, database: cluster.database, tls: .disable)
+        configuration.options.minimumConnections = 0
+        let fleet = FleetDatabase(configuration: configuration, shownURL: cluster.url, logger: Logger(label: "fleet-test"))
+        let running = Task { await fleet.run() }
+        defer { running.cancel() }
+        return try await body(fleet)
+    }
+
+    static func document(_ text: String, freshFor seconds: Double = 60) -> FleetDatabase.Document {
+        let now = Date()
+        return .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(text.utf8),
+                     fetchedAt: now, freshUntil: now.addingTimeInterval(seconds))
+    }
+
+    /// Polls `condition` every 50 ms until it holds or `seconds` pass.
+    static func eventually(within seconds: Double = 60, _ condition: () async -> Bool) async -> Bool {
+        let end = Date().addingTimeInterval(seconds)
+        while Date() < end {
+            if await condition() { return true }
+            try? await Task.sleep(for: .milliseconds(50))
+        }
+        return await condition()
+    }
+
+    @Test func oneReplicaLeasesAndStoresTheOtherReadsIt() async throws {
+        try await PostgresCluster.with { cluster in
+            try await Self.replica(cluster) { a in
+                try await Self.replica(cluster) { b in
+                    // Both prepare at once: the advisory lock makes it one creation.
+                    async let preparedA: Void = a.prepare()
+                    async let preparedB: Void = b.prepare()
+                    _ = try await (preparedA, preparedB)
+
+                    let key = FleetDatabase.key("GET https://wsdot.example/feed")
+                    #expect(key.count == 64 && !key.contains("wsdot"))
+                    #expect(await a.fresh(key) == nil)
+                    #expect(await a.lease(key, for: 30))
+                    #expect(await !b.lease(key, for: 30), "held by a")
+                    #expect(await !a.lease(key, for: 30), "a lease is not taken twice")
+
+                    async let waited = b.awaitStored(key, timeout: .seconds(60))
+                    let stored = Self.document(#"{"passes": 16}"#)
+                    await a.store(key, stored)
+                    let seen = await waited
+                    #expect(seen?.body == stored.body)
+                    #expect(seen?.headers == ["Content-Type": "application/json"])
+                    #expect(seen?.status == 200)
+                    #expect(await b.fresh(key)?.body == stored.body)
+                    // Storing released the lease.
+                    #expect(await b.lease(key, for: 30))
+                    await b.release(key)
+                    #expect(await a.lease(key, for: 30))
+                }
+            }
+        }
+    }
+
+    @Test func aDocumentPastItsFreshnessIsNotShared() async throws {
+        try await PostgresCluster.with { cluster in
+            try await Self.replica(cluster) { a in
+                try await a.prepare()
+                let key = FleetDatabase.key("GET /stale")
+                await a.store(key, Self.document("old", freshFor: -1))
+                #expect(await a.fresh(key) == nil)
+                await a.store(key, Self.document("new"))
+                #expect(await a.fresh(key)?.body == Array("new".utf8))
+            }
+        }
+    }
+
+    @Test func aLeaseWhoseHolderDiedExpires() async throws {
+        try await PostgresCluster.with { cluster in
+            try await Self.replica(cluster) { b in
+                try await b.prepare()
+                let key = FleetDatabase.key("GET /feed")
+                // A replica takes the lease for a second and is then killed (never stores).
+                try await Self.replica(cluster) { a in #expect(await a.lease(key, for: 1)) }
+                #expect(await !b.lease(key, for: 30))
+                #expect(await b.awaitStored(key, timeout: .milliseconds(300)) == nil)
+                #expect(await Self.eventually { await b.lease(key, for: 30) }, "the lease never expired")
+            }
+        }
+    }
+
+    /// What a stream of announcements delivered so far.
+    final class Heard: Sendable {
+        private let items = Mutex<[FleetDatabase.Announcement]>([])
+        private let task = Mutex<Task<Void, Never>?>(nil)
+
+        init(_ stream: AsyncStream<FleetDatabase.Announcement>) {
+            task.withLock { $0 = Task { for await item in stream { self.items.withLock { $0.append(item) } } } }
+        }
+
+        var all: [FleetDatabase.Announcement] { items.withLock { $0 } }
+
+        func cancel() { task.withLock { $0?.cancel() } }
+    }
+
+    @Test func announcementsReachEveryReplica() async throws {
+        try await PostgresCluster.with { cluster in
+            try await Self.replica(cluster) { a in
+                try await Self.replica(cluster) { b in
+                    let theirs = Heard(b.announcements())
+                    let own = Heard(a.announcements())
+                    defer { theirs.cancel(); own.cancel() }
+                    // LISTEN is up once an announcement made after it arrives: announce until one does.
+                    #expect(await Self.eventually {
+                        await a.announce(change: 17, urn: "pass:stevens")
+                        try? await Task.sleep(for: .milliseconds(100))
+                        return !theirs.all.isEmpty
+                    })
+                    #expect(theirs.all.first == .change(id: 17, urn: "pass:stevens"))
+                    #expect(await Self.eventually { !own.all.isEmpty }, "the announcing replica hears itself too")
+                    #expect(own.all.allSatisfy { $0 == .change(id: 17, urn: "pass:stevens") })
+                }
+            }
+        }
+    }
+
+    @Test func theDatabaseGoingAwayIsNoticedAndItsReturnToo() async throws {
+        try await PostgresCluster.with { cluster in
+            try await Self.replica(cluster) { a in
+                try await a.prepare()
+                #expect(await Self.eventually { a.availability == .ready })
+                let heard = Heard(a.announcements())
+                defer { heard.cancel() }
+                try await cluster.stop()
+                // Every call answers "nothing shared" instead of waiting for the database.
+                let key = FleetDatabase.key("GET /feed")
+                #expect(await a.fresh(key) == nil)
+                #expect(await !a.lease(key, for: 30))
+                await a.store(key, Self.document("lost"))
+                #expect(await Self.eventually {
+                    if case .unavailable = a.availability { return true }
+                    return false
+                })
+                try await cluster.start()
+                #expect(await Self.eventually { a.availability == .ready })
+                // The listener is back, and says announcements may have been missed.
+                #expect(await Self.eventually { heard.all.contains(.resumed) })
+                #expect(await a.lease(key, for: 30))
+            }
+        }
+    }
+
+    @Test func announcementsAreParsedStrictly() {
+        #expect(FleetDatabase.announcement("17 pass:stevens") == .change(id: 17, urn: "pass:stevens"))
+        #expect(FleetDatabase.announcement("17 moon:2026-11-26 12:00") == .change(id: 17, urn: "moon:2026-11-26 12:00"))
+        #expect(FleetDatabase.announcement("x pass:a") == nil)
+        #expect(FleetDatabase.announcement("17 ") == nil)
+        #expect(FleetDatabase.announcement("17") == nil)
+    }
+}
