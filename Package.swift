@@ -302,7 +302,8 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
-            "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsJSON", "TestSources", "HostTestSupport",
+            "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsJSON", "TestSources", "HostTestSupport", "TestHarness",
+            .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),

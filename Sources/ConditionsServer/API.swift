@@ -45,8 +45,28 @@ struct API: Sendable {
     }
 
     func ready() -> Response {
-        let body: JSONValue = ["ready": true, "sources": .int(server.runtime.instances.count), "routes": .int(server.runtime.router.routes.count)]
-        return Response(status: .ok, headers: [.contentType: "application/json", .cacheControl: "no-store"],
+        var fields: [(String, JSONValue)] = [("ready", true), ("sources", .int(server.runtime.instances.count)),
+                                             ("routes", .int(server.runtime.router.routes.count))]
+        var status = HTTPResponse.Status.ok
+        // A replica whose shared database is away still answers (from upstreams, spooling its
+        // history), but a load balancer should prefer one that shares: 503 with the reason.
+        if let fleet = server.fleet {
+            let reason: String?
+            switch fleet.availability {
+            case .ready: reason = nil
+            case .unknown: reason = "not reached yet"
+            case .unavailable(let why): reason = why
+            }
+            if let reason {
+                status = .serviceUnavailable
+                fields[0].1 = false
+                fields.append(("reason", .string("PostgreSQL at \(fleet.shownURL): \(reason)")))
+            } else {
+                fields.append(("database", "ready"))
+            }
+        }
+        let body = JSONValue.object(JSONObject(fields))
+        return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: body.serialized() + "\n")))
     }
 

@@ -27,12 +27,15 @@ package struct ConditionsServer: Sendable {
     let logger: Logger
     /// URNs this configuration answers (`Runtime.exampleURNs`), for hints and the documents.
     package let exampleURNs: [String]
+    /// What replicas share through PostgreSQL (`"history": {"url"}`); nil for a server alone.
+    let fleet: FleetDatabase?
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
     /// recording in `history`.
     package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger,
-                 history: HistoryRecorder? = nil) {
+                 history: HistoryRecorder? = nil, fleet: FleetDatabase? = nil) {
         self.runtime = runtime
+        self.fleet = fleet
         exampleURNs = runtime.exampleURNs
         self.history = history
         self.settings = settings
@@ -51,8 +54,10 @@ package struct ConditionsServer: Sendable {
         let app = makeApplication(announce: announce)
         // Shut down in reverse order: the event hub first, so open streams end and the
         // application's drain only waits for ordinary requests.
+        // The fleet's connections last longest, so the last changes recorded still reach it.
+        let fleetService: [ServiceGroupConfiguration.ServiceConfiguration] = fleet.map { [.init(service: FleetService(fleet: $0))] } ?? []
         let group = ServiceGroup(configuration: .init(
-            services: [.init(service: app), .init(service: events)],
+            services: fleetService + [.init(service: app), .init(service: events)],
             gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [],
             logger: logger).withShutdownGrace(settings.shutdownGrace))
@@ -129,6 +134,15 @@ package struct ConditionsServer: Sendable {
         // A CORS preflight is answered on every path (FrontMiddleware).
         allowed.record(router.routes, everywhere: settings.cors.isEmpty ? [] : [.options])
         return router
+    }
+}
+
+/// Runs the fleet's connections until graceful shutdown.
+struct FleetService: Service {
+    let fleet: FleetDatabase
+
+    func run() async throws {
+        try? await cancelWhenGracefulShutdown { await fleet.run() }
     }
 }
 
