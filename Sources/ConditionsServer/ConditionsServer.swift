@@ -29,9 +29,10 @@ package struct ConditionsServer: Sendable {
     package let exampleURNs: [String]
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
-    /// recording in `history`.
+    /// recording in `history`, with `share` (a store replicas share) asked for an upstream
+    /// document before this one fetches it.
     package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger,
-                 history: HistoryRecorder? = nil) {
+                 history: HistoryRecorder? = nil, share: (any SharedDocuments)? = nil) {
         self.runtime = runtime
         exampleURNs = runtime.exampleURNs
         self.history = history
@@ -39,7 +40,8 @@ package struct ConditionsServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics, history: history)
+        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics, history: history,
+                                            share: share)
         self.coordinator = coordinator
         self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
     }
