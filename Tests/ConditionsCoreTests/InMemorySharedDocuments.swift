@@ -3,12 +3,11 @@ import Foundation
 
 /// A `SharedDocuments` store in this process, standing in for the one replicas share (a
 /// database): documents by key while fresh, one lease per key until it runs out, is released
-/// or the document is stored, and waiters woken by a store. It counts what it was asked, so a
+/// or the document is stored; a waiter looks every 5 ms. It counts what it was asked, so a
 /// test can tell which replica did what.
 actor InMemorySharedDocuments: SharedDocuments {
     private var documents: [String: StoredDocument] = [:]
     private var leases: [String: ContinuousClock.Instant] = [:]
-    private var waiters: [String: [UUID: CheckedContinuation<StoredDocument?, Never>]] = [:]
     private(set) var leasesGranted = 0
     private(set) var stores = 0
     private(set) var releases = 0
@@ -29,7 +28,6 @@ actor InMemorySharedDocuments: SharedDocuments {
         documents[key] = document
         leases[key] = nil
         stores += 1
-        for (_, waiter) in waiters.removeValue(forKey: key) ?? [:] { waiter.resume(returning: document) }
     }
 
     func release(_ key: String) {
@@ -38,19 +36,12 @@ actor InMemorySharedDocuments: SharedDocuments {
     }
 
     func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? {
-        if let document = documents[key] { return document }
-        let id = UUID()
-        return await withCheckedContinuation { continuation in
-            waiters[key, default: [:]][id] = continuation
-            Task {
-                try? await Task.sleep(for: timeout)
-                self.timeOut(key, id)
-            }
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let document = documents[key] { return document }
+            try? await Task.sleep(for: .milliseconds(5))
         }
-    }
-
-    private func timeOut(_ key: String, _ id: UUID) {
-        waiters[key]?.removeValue(forKey: id)?.resume(returning: nil)
+        return documents[key]
     }
 
     /// What is stored under `key`.

@@ -29,11 +29,18 @@ import Testing
         return (upstream, dir)
     }
 
-    /// `count` GETs of each path at once.
+    /// `count` GETs of each path at once, each on a connection of its own (an HTTP client's
+    /// pool would hold all but a few back).
     static func statuses(_ server: some ServedHTTP, _ paths: [String], count: Int) async throws -> [Int] {
         try await withThrowingTaskGroup(of: Int.self) { group in
             for path in paths {
-                for _ in 0..<count { group.addTask { try await server.request(path).status } }
+                for _ in 0..<count {
+                    group.addTask {
+                        let connection = try await RawConnection.open(port: server.port)
+                        defer { connection.close() }
+                        return try await connection.exchange([RawConnection.get(path)])[0].status
+                    }
+                }
             }
             return try await group.reduce(into: []) { $0.append($1) }
         }
@@ -90,12 +97,12 @@ import Testing
         defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
         upstream.route(Self.feedPath, .text("down", status: 500))
         try await InProcessServer.with(in: dir, catalog: Self.catalog) { server in
-            #expect(try await server.request("/v1/urn/doc:one").status == 502)
-            #expect(try await server.request("/v1/urn/doc:two").status == 502)
+            let failed = [try await server.request("/v1/urn/doc:one"), try await server.request("/v1/urn/doc:two")]
+            #expect(failed.map(\.status) == [502, 502])
             #expect(upstream.requestCount(Self.feedPath) == 2, "a failed fetch answers no other URN")
             upstream.route(Self.feedPath, .json("{}"))
-            #expect(try await server.request("/v1/urn/doc:three").status == 200)
-            #expect(try await server.request("/v1/urn/doc:four").status == 200)
+            let answered = [try await server.request("/v1/urn/doc:three"), try await server.request("/v1/urn/doc:four")]
+            #expect(answered.map(\.status) == [200, 200])
             #expect(upstream.requestCount(Self.feedPath) == 3)
         }
     }

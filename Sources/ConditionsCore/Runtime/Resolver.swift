@@ -271,7 +271,14 @@ package struct Resolver: Sendable {
         // shared only while in flight.
         let lifetime = UpstreamDocuments.Lifetime(configured: maxAge > 0 ? instance.configuredTTL : 0, standard: maxAge)
         let reader = cache.offline ? nil : documents?.reader(limits: instance.http, lifetime: lifetime)
-        let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : reader ?? http(instance.http)
+        let client: any HTTPClient
+        if cache.offline {
+            client = UnavailableHTTPClient(reason: "--offline: no network requests")
+        } else if let reader {
+            client = reader
+        } else {
+            client = http(instance.http)
+        }
         let memo = instance.memo(store: cache.store, refresh: cache.refresh)
         var nested = self
         nested.path.append(text)

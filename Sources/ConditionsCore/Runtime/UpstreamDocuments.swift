@@ -64,6 +64,9 @@ package final class UpstreamDocuments: Sendable {
         case answered(FreshValues<HTTPResponse>.Answer)
     }
 
+    /// 1,024 documents and 32 MiB: a feed answering every pass is ~100 KB, an NWS forecast ~20 KB.
+    package static let standardLimits = Limits(entries: 1024, bytes: 32 << 20)
+
     private let kept: FreshValues<HTTPResponse>
     private let waiting = Mutex(0)
     private let observe: (@Sendable (Observation) -> Void)?
@@ -81,7 +84,7 @@ package final class UpstreamDocuments: Sendable {
     /// holding a document's lease. `clock` says what time it is (tests move it); `observe`
     /// (a server's metrics) hears each answer and the number waiting; it must be quick and must
     /// not call back.
-    package init(limits: Limits = .standard, share: (any SharedDocuments)? = nil,
+    package init(limits: Limits = UpstreamDocuments.standardLimits, share: (any SharedDocuments)? = nil,
                  shareTimeout: Duration = .seconds(2), shareWait: Duration = .seconds(5),
                  clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
                  clients: (@Sendable (HTTPLimits) -> any HTTPClient)? = nil,
@@ -227,11 +230,6 @@ package final class UpstreamDocuments: Sendable {
     private static func cost(of response: HTTPResponse) -> Int {
         response.body.count + response.headers.reduce(0) { $0 + $1.key.utf8.count + $1.value.utf8.count } + 256
     }
-}
-
-extension FreshValues<HTTPResponse>.Limits {
-    /// 1,024 documents and 32 MiB: a feed answering every pass is ~100 KB, an NWS forecast ~20 KB.
-    package static let standard = Self(entries: 1024, bytes: 32 << 20)
 }
 
 /// One source instance's client for one resolution (`UpstreamDocuments.reader`): its GETs
