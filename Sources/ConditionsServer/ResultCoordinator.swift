@@ -134,7 +134,7 @@ package final class ResultCoordinator: Sendable {
         defer { metrics.inFlight.decrement() }
         let now = Date()
         var resolver = Resolver(runtime: runtime, now: now, pinned: false,
-                                // Only for what `documents` does not carry; made on first use.
+                                // Never asked while `documents` is set; it makes nothing until asked.
                                 http: HTTPClients.make(version: Version.current, logger: logger))
         resolver.cache = cachePolicy
         resolver.documents = documents
