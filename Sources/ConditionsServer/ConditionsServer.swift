@@ -31,7 +31,8 @@ package struct ConditionsServer: Sendable {
     let fleet: FleetDatabase?
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
-    /// recording in `history`.
+    /// recording in `history`; with `fleet`, the database replicas share, asked for an upstream
+    /// document before this one fetches it.
     package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger,
                  history: HistoryRecorder? = nil, fleet: FleetDatabase? = nil) {
         self.runtime = runtime
@@ -42,7 +43,8 @@ package struct ConditionsServer: Sendable {
         self.logger = logger
         let metrics = ServerMetrics()
         self.metrics = metrics
-        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics, history: history)
+        let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics, history: history,
+                                            share: fleet)
         self.coordinator = coordinator
         self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
     }

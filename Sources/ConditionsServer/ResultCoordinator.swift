@@ -40,12 +40,25 @@ package final class ResultCoordinator: Sendable {
     private let localAnswers = FreshValues<RenderedResult>(capacity: 1024)
     /// Where each fresh resolution is recorded; nil with `--no-history`.
     private let history: HistoryRecorder?
+    /// The upstream documents every resolution reads through: one fetch for all the URNs
+    /// that need a document while it is fresh, however many are resolved at once.
+    package let documents: UpstreamDocuments
 
     /// A coordinator over `runtime`, using `cachePolicy`'s on-disk cache behind its memory,
-    /// which keeps at most `limits`.
+    /// which keeps at most `limits`, reading upstreams through `documents`; nil: documents of
+    /// its own, asking `share` (replicas' store) first, counted in `metrics`.
     package init(runtime: Runtime, cachePolicy: Resolver.CachePolicy, limits: Limits = .standard,
-                 logger: Logger, metrics: ServerMetrics, history: HistoryRecorder? = nil) {
+                 logger: Logger, metrics: ServerMetrics, history: HistoryRecorder? = nil,
+                 share: (any SharedDocuments)? = nil, documents: UpstreamDocuments? = nil) {
         self.runtime = runtime
+        self.documents = documents ?? UpstreamDocuments(share: share, logger: logger, observe: { observation in
+            switch observation {
+            case .waiting(let count): metrics.documentWaits.set(to: Double(count))
+            case .answered(.kept): metrics.documentsKept.increment()
+            case .answered(.joined): metrics.documentsJoined.increment()
+            case .answered(.made): metrics.documentsFetched.increment()
+            }
+        })
         self.history = history
         self.cachePolicy = cachePolicy
         self.logger = logger
@@ -121,9 +134,10 @@ package final class ResultCoordinator: Sendable {
         defer { metrics.inFlight.decrement() }
         let now = Date()
         var resolver = Resolver(runtime: runtime, now: now, pinned: false,
-                                // A factory per resolution: its coalescing client keeps what it fetched for as long as it lives.
+                                // Never asked while `documents` is set; it makes nothing until asked.
                                 http: HTTPClients.make(version: Version.current, logger: logger))
         resolver.cache = cachePolicy
+        resolver.documents = documents
         let record = await resolver.resolve([urn])[0]
         // Committed before any client is answered: a change already shown is never lost.
         await history?.record([record], at: now)

@@ -18,6 +18,12 @@ package final class ServerMetrics: Sendable {
     let memoryCacheBytes: Prometheus.Gauge
     let memoryCacheEvictions: Prometheus.Counter
     let answeredOnEventLoop: Prometheus.Counter
+    /// GETs waiting for an upstream document now (`UpstreamDocuments`).
+    let documentWaits: Prometheus.Gauge
+    /// GETs answered by a document kept, by joining a fetch in flight, or by fetching it.
+    let documentsKept: Prometheus.Counter
+    let documentsJoined: Prometheus.Counter
+    let documentsFetched: Prometheus.Counter
     private let latency: DurationHistogram
     /// The request counters already made, by endpoint and status: the registry validates the
     /// name and labels and searches its families on every `makeCounter`, too much per request.
@@ -42,6 +48,16 @@ package final class ServerMetrics: Sendable {
                                                     help: "Results dropped from memory: expired, or least recently used beyond the limits.")
         answeredOnEventLoop = registry.makeCounter(name: "conditions_http_event_loop_answers_total",
                                                    help: "Requests for a fresh result in memory answered on the event loop, before the router.")
+        documentWaits = registry.makeGauge(name: "conditions_upstream_document_waits",
+                                           help: "Upstream GET requests waiting for their document: fetching it, or joined to its fetch.")
+        let registry = registry
+        let documents = { (answer: String) in
+            registry.makeCounter(name: "conditions_upstream_documents_total", labels: [("answer", answer)],
+                                      help: "Upstream GET requests of sources, by how they were answered: kept, joined or fetched.")
+        }
+        documentsKept = documents("kept")
+        documentsJoined = documents("joined")
+        documentsFetched = documents("fetched")
         latency = registry.makeDurationHistogram(name: "conditions_http_request_duration_seconds",
                                                  buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
                                                            .milliseconds(500), .seconds(1), .seconds(5), .seconds(30)],

@@ -21,10 +21,10 @@ import Testing
         return try await body(fleet)
     }
 
-    static func document(_ text: String, freshFor seconds: Double = 60) -> FleetDatabase.Document {
+    static func document(_ text: String, freshFor seconds: Double = 60) -> StoredDocument {
         let now = Date()
-        return .init(status: 200, headers: ["Content-Type": "application/json"], body: Array(text.utf8),
-                     fetchedAt: now, freshUntil: now.addingTimeInterval(seconds))
+        return .init(status: 200, headers: ["content-type": "application/json"], body: Data(text.utf8),
+                     url: URL(string: "https://wsdot.example/feed?AccessCode=REDACTED")!, fetchedAt: now, freshUntil: now.addingTimeInterval(seconds))
     }
 
     /// Polls `condition` every 50 ms until it holds or `seconds` pass.
@@ -58,7 +58,8 @@ import Testing
                     await a.store(key, stored)
                     let seen = await waited
                     #expect(seen?.body == stored.body)
-                    #expect(seen?.headers == ["Content-Type": "application/json"])
+                    #expect(seen?.headers == ["content-type": "application/json"])
+                    #expect(seen?.url.absoluteString == "https://wsdot.example/feed?AccessCode=REDACTED")
                     #expect(seen?.status == 200)
                     #expect(await b.fresh(key)?.body == stored.body)
                     // Storing released the lease.
@@ -78,7 +79,7 @@ import Testing
                 await a.store(key, Self.document("old", freshFor: -1))
                 #expect(await a.fresh(key) == nil)
                 await a.store(key, Self.document("new"))
-                #expect(await a.fresh(key)?.body == Array("new".utf8))
+                #expect(await a.fresh(key)?.body == Data("new".utf8))
             }
         }
     }

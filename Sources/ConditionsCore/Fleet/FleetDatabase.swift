@@ -14,24 +14,7 @@ import Synchronization
 /// or down, and the caller goes on alone. Whether the database answers is tracked by a
 /// health loop (`availability`, for `/readyz`), which logs once when it goes and once when
 /// it comes back, retrying with a backoff in between.
-package final class FleetDatabase: Sendable {
-    /// A document as one replica fetched it and the others reuse it.
-    package struct Document: Sendable, Equatable {
-        package var status: Int
-        package var headers: [String: String]
-        package var body: [UInt8]
-        package var fetchedAt: Date
-        package var freshUntil: Date
-
-        package init(status: Int, headers: [String: String], body: [UInt8], fetchedAt: Date, freshUntil: Date) {
-            self.status = status
-            self.headers = headers
-            self.body = body
-            self.fetchedAt = fetchedAt
-            self.freshUntil = freshUntil
-        }
-    }
-
+package final class FleetDatabase: SharedDocuments {
     /// A change another replica (or this one) recorded, or word that announcements may have
     /// been missed (the listening connection was lost and is back), so a listener catches up
     /// from history.
@@ -103,22 +86,24 @@ package final class FleetDatabase: Sendable {
 
     // MARK: Documents
 
-    /// The key a document is stored under: a digest of the request, so no URL, header or
-    /// credential is stored in clear.
+    /// A digest of `request` (what the tests key documents by; `UpstreamDocuments` makes its
+    /// own keys, digests too, so no URL, header or credential is a key in clear).
     package static func key(_ request: String) -> String {
         SHA256.hash(data: Data(request.utf8)).map { String(format: "%02x", $0) }.joined()
     }
 
     /// A copy of `key` some replica stored that is still fresh at `now`; nil when none is, or
     /// the database does not answer in time.
-    package func fresh(_ key: String, now: Date = Date()) async -> Document? {
+    package func fresh(_ key: String, now: Date = Date()) async -> StoredDocument? {
         await bounded { [client, logger] in
             let rows = try await client.query("""
-                SELECT status, headers, body, fetched_at, fresh_until FROM fleet_documents
+                SELECT status, headers, body, url, fetched_at, fresh_until FROM fleet_documents
                  WHERE key = \(key) AND fresh_until > \(now)
                 """, logger: logger)
-            for try await (status, headers, body, fetchedAt, freshUntil) in rows.decode((Int, String, ByteBuffer, Date, Date).self) {
-                return Document(status: status, headers: Self.headers(headers), body: Array(buffer: body), fetchedAt: fetchedAt, freshUntil: freshUntil)
+            for try await (status, headers, body, url, fetchedAt, freshUntil) in rows.decode((Int, String, ByteBuffer, String, Date, Date).self) {
+                guard let url = URL(string: url) else { return nil }
+                return StoredDocument(status: status, headers: Self.headers(headers), body: Data(buffer: body), url: url,
+                                      fetchedAt: fetchedAt, freshUntil: freshUntil)
             }
             return nil
         } ?? nil
@@ -141,14 +126,15 @@ package final class FleetDatabase: Sendable {
     }
 
     /// Stores what this replica fetched for `key` and releases its lease, in one transaction.
-    package func store(_ key: String, _ document: Document) async {
+    package func store(_ key: String, _ document: StoredDocument) async {
         _ = await bounded { [client, logger, holder] in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("""
-                    INSERT INTO fleet_documents (key, status, headers, body, fetched_at, fresh_until)
-                         VALUES (\(key), \(document.status), \(Self.headersText(document.headers)), \(ByteBuffer(bytes: document.body)), \(document.fetchedAt), \(document.freshUntil))
+                    INSERT INTO fleet_documents (key, status, headers, body, url, fetched_at, fresh_until)
+                         VALUES (\(key), \(document.status), \(Self.headersText(document.headers)), \(ByteBuffer(data: document.body)),
+                                 \(document.url.absoluteString), \(document.fetchedAt), \(document.freshUntil))
                     ON CONFLICT (key) DO UPDATE SET status = EXCLUDED.status, headers = EXCLUDED.headers, body = EXCLUDED.body,
-                                                   fetched_at = EXCLUDED.fetched_at, fresh_until = EXCLUDED.fresh_until
+                                                   url = EXCLUDED.url, fetched_at = EXCLUDED.fetched_at, fresh_until = EXCLUDED.fresh_until
                     """, logger: logger)
                 try await connection.query("DELETE FROM fleet_leases WHERE key = \(key) AND holder = \(holder)", logger: logger)
             }
@@ -165,7 +151,7 @@ package final class FleetDatabase: Sendable {
 
     /// Waits up to `timeout` for another replica to store a fresh `key`; nil when none did (its
     /// holder may have died: the lease then expires and the caller fetches itself).
-    package func awaitStored(_ key: String, timeout: Duration) async -> Document? {
+    package func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? {
         // Polled: a waiter exists only while one replica fetches a document the others need,
         // a few times per TTL, and polling needs no notification that a restart could lose.
         let clock = ContinuousClock()

@@ -11,6 +11,7 @@ enum FleetSchema {
             status integer NOT NULL,
             headers text NOT NULL,           -- the response's headers, a JSON object
             body bytea NOT NULL,
+            url text NOT NULL,               -- the URL that answered, secrets masked
             fetched_at timestamptz NOT NULL,
             fresh_until timestamptz NOT NULL
         )

@@ -25,6 +25,21 @@ package enum HTTPClients {
         }
     }
 
+    /// Each source's limits over the process's libcurl client, retried, nothing shared: what
+    /// a long-lived process's `UpstreamDocuments` fetches through (it shares for itself, and a
+    /// run's coalescing client would keep every answer for as long as it lives).
+    package static func direct(version: String, logger: Logger) -> @Sendable (HTTPLimits) -> any HTTPClient {
+        let views = Mutex<[(HTTPLimits, DeferredHTTPClient)]>([])
+        return { limits in
+            views.withLock { views in
+                if let existing = views.first(where: { $0.0 == limits }) { return existing.1 }
+                let view = DeferredHTTPClient { base(version: version, limits: limits, logger: logger) }
+                views.append((limits, view))
+                return view
+            }
+        }
+    }
+
     private static func base(version: String, limits: HTTPLimits, logger: Logger) -> any HTTPClient {
         shared.withLock { client -> any HTTPClient in
             if client == nil {

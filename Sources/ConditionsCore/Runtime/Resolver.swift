@@ -34,6 +34,10 @@ package struct Resolver: Sendable {
     package let http: @Sendable (HTTPLimits) -> any HTTPClient
     /// The cache policy; none by default.
     package var cache = CachePolicy()
+    /// A long-lived process's upstream documents (`conditions serve`): when set, sources'
+    /// requests go through them instead of `http`, so one document answers every URN that
+    /// reads it while fresh. nil: `http` alone (a run's in-flight coalescing).
+    package var documents: UpstreamDocuments?
     /// At most this many URNs are in flight at once, so a 1,000-URN report does not open
     /// a thousand files or requests together (HTTP adds its own per-host limit).
     package var maximumConcurrency = 32
@@ -261,9 +265,20 @@ package struct Resolver: Sendable {
             return .failed(CacheMiss(), entry: nil)
         }
 
-        let client: any HTTPClient = cache.offline ? UnavailableHTTPClient(reason: "--offline: no network requests") : http(instance.http)
         // What the cache would serve, a source may share: nothing when the cache is off or bypassed.
         let maxAge = store != nil && !cache.refresh ? instance.ttl : 0
+        // The same for upstream documents: kept while the cache would keep their results, else
+        // shared only while in flight.
+        let lifetime = UpstreamDocuments.Lifetime(configured: maxAge > 0 ? instance.configuredTTL : 0, standard: maxAge)
+        let reader = cache.offline ? nil : documents?.reader(limits: instance.http, lifetime: lifetime)
+        let client: any HTTPClient
+        if cache.offline {
+            client = UnavailableHTTPClient(reason: "--offline: no network requests")
+        } else if let reader {
+            client = reader
+        } else {
+            client = http(instance.http)
+        }
         let memo = instance.memo(store: cache.store, refresh: cache.refresh)
         var nested = self
         nested.path.append(text)
@@ -273,7 +288,10 @@ package struct Resolver: Sendable {
         instance.logger.debug("resolving \(text) via \(location.pattern)")
         do {
             let result = try await instance.source.resolve(location, context: context)
-            let fetchedAt = result.fetchedAt ?? now
+            var fetchedAt = result.fetchedAt ?? now
+            // A result read from a document kept since an earlier URN is as old as that
+            // document, so it stays fresh only for what is left of the document's TTL.
+            if !pinned, let oldest = reader?.oldestDocument, oldest < fetchedAt { fetchedAt = oldest }
             let ttl = result.ttl.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
             if let store {
                 store.store(key: key, entry: .init(urn: text, source: instance.id, route: location.pattern.text, fetchedAt: fetchedAt, data: result.data,

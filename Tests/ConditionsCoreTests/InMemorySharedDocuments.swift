@@ -1,0 +1,60 @@
+import Foundation
+@testable import ConditionsCore
+
+/// A `SharedDocuments` store in this process, standing in for the one replicas share (a
+/// database): documents by key while fresh, one lease per key until it runs out, is released
+/// or the document is stored; a waiter looks every 5 ms. It counts what it was asked, so a
+/// test can tell which replica did what.
+actor InMemorySharedDocuments: SharedDocuments {
+    private var documents: [String: StoredDocument] = [:]
+    private var leases: [String: ContinuousClock.Instant] = [:]
+    private(set) var leasesGranted = 0
+    private(set) var stores = 0
+    private(set) var releases = 0
+
+    func fresh(_ key: String, now: Date) -> StoredDocument? {
+        guard let document = documents[key], now < document.freshUntil else { return nil }
+        return document
+    }
+
+    func lease(_ key: String, for seconds: Double) -> Bool {
+        if let until = leases[key], ContinuousClock.now < until { return false }
+        leases[key] = .now + .seconds(seconds)
+        leasesGranted += 1
+        return true
+    }
+
+    func store(_ key: String, _ document: StoredDocument) {
+        documents[key] = document
+        leases[key] = nil
+        stores += 1
+    }
+
+    func release(_ key: String) {
+        leases[key] = nil
+        releases += 1
+    }
+
+    func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? {
+        let deadline = ContinuousClock.now + timeout
+        while ContinuousClock.now < deadline {
+            if let document = documents[key] { return document }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return documents[key]
+    }
+
+    /// What is stored under `key`.
+    func stored(_ key: String) -> StoredDocument? { documents[key] }
+}
+
+/// A store that never answers: every call hangs until cancelled, as a database behind a
+/// dropped connection might.
+struct UnresponsiveSharedDocuments: SharedDocuments {
+    private func hang() async { try? await Task.sleep(for: .seconds(3600)) }
+    func fresh(_ key: String, now: Date) async -> StoredDocument? { await hang(); return nil }
+    func lease(_ key: String, for seconds: Double) async -> Bool { await hang(); return true }
+    func store(_ key: String, _ document: StoredDocument) async { await hang() }
+    func release(_ key: String) async { await hang() }
+    func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? { await hang(); return nil }
+}
