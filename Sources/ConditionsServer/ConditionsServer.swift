@@ -29,9 +29,10 @@ package struct ConditionsServer: Sendable {
     package let exampleURNs: [String]
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
-    /// recording in `history`.
+    /// recording in `history`. Its event streams hear of the changes `history` records and of
+    /// those `changeFeeds` tell of (recorded by another process in the same store).
     package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger,
-                 history: HistoryRecorder? = nil) {
+                 history: HistoryRecorder? = nil, changeFeeds: [any ChangeFeed] = []) {
         self.runtime = runtime
         exampleURNs = runtime.exampleURNs
         self.history = history
@@ -41,7 +42,8 @@ package struct ConditionsServer: Sendable {
         self.metrics = metrics
         let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics, history: history)
         self.coordinator = coordinator
-        self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
+        let feeds: [any ChangeFeed] = (history.map { [$0.changes] } ?? []) + changeFeeds
+        self.events = EventHub(coordinator: coordinator, history: history, feeds: feeds, metrics: metrics, logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting, lets requests in flight finish
