@@ -235,9 +235,14 @@ extension API {
 
     /// The change a stream resumes after: the `Last-Event-ID` header, else the `lastEventId`
     /// parameter (an `EventSource` reconnecting sends the header with the URL it first opened,
-    /// parameter and all, so the header, which is newer, wins). Nil when neither is given.
+    /// parameter and all, so the header, which is newer, wins); each must be well formed. Nil
+    /// when neither is given.
     static func lastEventID(header: String?, query: String?) throws -> Int64? {
-        guard let (text, name) = header.map({ ($0, "Last-Event-ID") }) ?? query.map({ ($0, "lastEventId") }) else { return nil }
+        let fromQuery = try query.map { text throws -> Int64 in try eventID(text, name: "lastEventId") }
+        return try header.map { text throws -> Int64 in try eventID(text, name: "Last-Event-ID") } ?? fromQuery
+    }
+
+    private static func eventID(_ text: String, name: String) throws -> Int64 {
         // What openapi.json declares (`^[0-9]{1,18}$`): every such number fits in an Int64.
         guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int64(text) else {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text

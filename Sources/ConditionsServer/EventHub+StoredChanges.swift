@@ -50,8 +50,10 @@ extension EventHub {
     /// its URNs since then, oldest first, as SSE text to write before anything of its stream.
     /// At most `replayLimit`: past that, `complete` is false, a comment line says so, and the
     /// stream is to end, so that the client, resuming after the last, gets the rest (an
-    /// `EventSource` reconnects by itself) and never a gap. Without a store to read, the stream
-    /// starts afresh with `initial` events, after a comment line saying why.
+    /// `EventSource` reconnects by itself) and never a gap. A URN of which nothing is stored
+    /// gets its `initial`. Without a store to read, or for an id newer than every change of
+    /// the URNs (not one such a stream sent), the stream starts afresh with `initial` events,
+    /// after a comment line saying why.
     func replay(_ client: Int, after lastEventID: Int64) async -> (text: [String], complete: Bool) {
         guard let urns = state.withLock({ $0.clients[client]?.urns }) else { return ([], true) }
         guard let store = await history?.store() else {
@@ -62,6 +64,18 @@ extension EventHub {
             stored = try await store.changes(afterID: lastEventID, urns: urns, limit: Self.replayLimit + 1)
         } catch {
             return (restart(client, after: lastEventID, because: "the history store cannot be read: \(error.reason)"), true)
+        }
+        // Each URN with nothing to replay: its newest change (0: none stored).
+        var quiet: [String: Int64] = [:]
+        for urn in Set(urns).subtracting(stored.map(\.urn)) {
+            guard let latest = try? await store.changes(urn: urn, from: Date(timeIntervalSince1970: 0), to: .distantFuture, limit: 1) else { continue }
+            quiet[urn] = latest.changes.last?.id ?? 0
+        }
+        if stored.isEmpty, quiet.count == urns.count, let newest = quiet.values.max(), lastEventID > newest {
+            // Not an id this stream sent (those are stored, and ids only grow): the store was
+            // replaced or pruned, or the id came from another stream. What the client has is
+            // unknown, so it gets what a new stream gets.
+            return (restart(client, after: lastEventID, because: "no change of these URNs is that recent (newest \(newest))"), true)
         }
         let capped = stored.count > Self.replayLimit
         let changes = stored.prefix(Self.replayLimit)
@@ -88,10 +102,18 @@ extension EventHub {
                 return (text, [])
             }
             stream.replaying = false
+            // A URN of which nothing is stored (a new one, or a state never stored, such as a
+            // URN that routes nowhere) gets its `initial`, as on a new stream: the client cannot
+            // have it from a change.
+            let unstored = quiet.filter { $0.value == 0 }.keys
+            for urn in unstored { stream.shown[urn] = nil }
             state.clients[client] = stream
+            for (key, poller) in state.pollers where unstored.contains(key.urn) && poller.subscribers.contains(client) {
+                if let latest = poller.latest { state.send(initialEvent(latest, at: Date()), to: client) }
+            }
             // Changes heard of during the replay that it may not have read.
             let behind = stream.urns.filter { urn in
-                guard let newest = state.newest[urn], let shown = stream.shown[urn]?.id else { return false }
+                guard let newest = state.newest[urn], let shown = state.clients[client]?.shown[urn]?.id else { return false }
                 return newest > shown
             }
             return (text, behind)

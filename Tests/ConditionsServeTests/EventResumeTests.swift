@@ -208,6 +208,8 @@ import Testing
                 ("/v1/events?urn=pass:stevens", [("Last-Event-ID", "1234567890123456789")], "Last-Event-ID: \"1234567890123456789\""),
                 ("/v1/events?urn=pass:stevens&lastEventId=1.5", [], "lastEventId: \"1.5\""),
                 ("/v1/events?urn=pass:stevens&lastEventId=", [], "lastEventId: \"\""),
+                // The header wins, but a malformed parameter beside it is refused all the same.
+                ("/v1/events?urn=pass:stevens&lastEventId=x", [("Last-Event-ID", "12")], "lastEventId: \"x\""),
             ] {
                 let reply = try await server.request(path, headers: headers)
                 #expect(reply.status == 400, "\(path) \(headers)")
@@ -239,6 +241,33 @@ import Testing
             let initial = try await resumed.events(1)
             await resumed.close()
             #expect(initial.first?.name == "initial" && initial.first?.id == nil, "\(initial)")
+        }
+    }
+
+    /// An id newer than every change stored of the stream's URNs was not sent by such a stream
+    /// (the store was replaced, or pruned): the client gets the current state, as a new stream.
+    @Test func anIDNewerThanTheStoreStartsAfresh() async throws {
+        let dir = try ServeHistoryTests.config()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try await InProcessServer.with(in: dir, history: true) { server in
+            let first = try await EventStreamClient.open(server, "/v1/events?urn=pass:stevens&every=1d")
+            #expect(try await first.events(1).first?.id == 1)
+            let resumed = try await EventStreamClient.open(server, "/v1/events?urn=pass:stevens&every=1d", headers: [("Last-Event-ID", "500")])
+            let notice = try #require(try await resumed.next())
+            #expect(notice.comments == ["cannot resume after 500: no change of these URNs is that recent (newest 1); the current state follows"], "\(notice)")
+            let initial = try await resumed.events(1)
+            #expect(initial.first?.name == "initial" && initial.first?.id == 1, "\(initial)")
+            // Up to date with pass:stevens: nothing of it is replayed, and nothing but its next
+            // change comes; of a URN never stored (it routes nowhere), the state, as `initial`.
+            let current = try await EventStreamClient.open(server, "/v1/events?urn=pass:stevens&urn=nowhere:at-all&every=1d",
+                                                           headers: [("Last-Event-ID", "1")])
+            let unstored = try await current.events(1)
+            #expect(unstored.first?.name == "initial" && unstored.first?.object["urn"] as? String == "nowhere:at-all", "\(unstored)")
+            #expect(unstored.first?.id == nil && unstored.first?.after == "error: notFound", "\(unstored)")
+            try await Self.flip("pass:stevens", on: server)
+            let next = try await current.events(1)
+            #expect(next.first?.name == "change" && next.first?.id == 2 && next.first?.before == "open", "\(next)")
+            for stream in [first, resumed, current] { await stream.close() }
         }
     }
 
