@@ -2,6 +2,7 @@ import ConditionsCore
 import ConditionsJSON
 import ConditionsKit
 import Foundation
+import HTTPTypes
 import Hummingbird
 import NIOCore
 
@@ -202,8 +203,10 @@ struct API: Sendable {
 }
 
 extension API {
-    /// `GET /v1/events?urn=…[&every=5m]`: Server-Sent Events, `initial` then `change`, until
-    /// the client's connection closes (`closing`), which ends the subscription at once.
+    /// `GET /v1/events?urn=…[&every=5m][&lastEventId=…]`: Server-Sent Events, `initial` then
+    /// `change`, until the client's connection closes (`closing`), which ends the subscription
+    /// at once. With a `Last-Event-ID` (the header an `EventSource` sends when it reconnects, or
+    /// the parameter), the changes stored since that one come first, then live ones.
     func stream(_ request: Request, closing: EventLoopFuture<Void>) throws -> Response {
         let query = request.uri.queryParameters
         let urns = try Self.urns(query: query.getAll("urn").map { String($0) }, examples: server.exampleURNs)
@@ -214,6 +217,7 @@ extension API {
             }
             every = Int(seconds)
         }
+        let resumeAfter = try Self.lastEventID(header: request.headers[.lastEventID], query: query["lastEventId"].map(String.init))
         let keys = Array(Set(urns)).map { urn in
             // A local source (TTL 0) has no natural period; a minute is watch's granularity.
             let ttl = Int(server.coordinator.ttl(of: urn))
@@ -224,7 +228,7 @@ extension API {
         if request.method == .head {
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"])
         }
-        guard let subscription = server.events.subscribe(keys) else {
+        guard let subscription = server.events.subscribe(keys, resumingAfter: resumeAfter) else {
             throw RequestError(status: .serviceUnavailable, kind: "shuttingDown", message: "the server is shutting down")
         }
         let events = server.events
@@ -235,10 +239,41 @@ extension API {
             headers: [.contentType: "text/event-stream", .cacheControl: "no-store"],
             body: .init { writer in
                 defer { events.unsubscribe(id) }
+                if let resumeAfter {
+                    let replayed = await events.replay(id, after: resumeAfter)
+                    for chunk in replayed.text {
+                        try await writer.write(ByteBuffer(string: chunk))
+                    }
+                    guard replayed.complete else { return try await writer.finish(nil) }
+                }
                 for await chunk in stream {
                     try await writer.write(ByteBuffer(string: chunk))
                 }
                 try await writer.finish(nil)
             })
     }
+
+    /// The change a stream resumes after: the `Last-Event-ID` header, else the `lastEventId`
+    /// parameter (an `EventSource` reconnecting sends the header with the URL it first opened,
+    /// parameter and all, so the header, which is newer, wins); each must be well formed. Nil
+    /// when neither is given.
+    static func lastEventID(header: String?, query: String?) throws -> Int64? {
+        let fromQuery = try query.map { text throws -> Int64 in try eventID(text, name: "lastEventId") }
+        return try header.map { text throws -> Int64 in try eventID(text, name: "Last-Event-ID") } ?? fromQuery
+    }
+
+    private static func eventID(_ text: String, name: String) throws -> Int64 {
+        // What openapi.json declares (`^[0-9]{1,18}$`): every such number fits in an Int64.
+        guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int64(text) else {
+            let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
+            throw RequestError(status: .badRequest, kind: "invalidRequest",
+                               message: "\(name): \"\(shown)\" is not an event id (a whole number of 1 to 18 digits, as sent in an event's id: line)")
+        }
+        return id
+    }
+}
+
+extension HTTPField.Name {
+    /// The id of the last event an `EventSource` received, sent when it reconnects (WHATWG HTML, Server-sent events).
+    static let lastEventID = Self("Last-Event-ID")!
 }

@@ -32,9 +32,10 @@ package struct ConditionsServer: Sendable {
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
     /// recording in `history`; with `fleet`, the database replicas share, asked for an upstream
-    /// document before this one fetches it.
+    /// document before this one fetches it. Its event streams hear of the changes `history`
+    /// records and of those `changeFeeds` tell of (recorded by another process or replica).
     package init(runtime: Runtime, settings: ServerSettings, cachePolicy: Resolver.CachePolicy, logger: Logger,
-                 history: HistoryRecorder? = nil, fleet: FleetDatabase? = nil) {
+                 history: HistoryRecorder? = nil, fleet: FleetDatabase? = nil, changeFeeds: [any ChangeFeed] = []) {
         self.runtime = runtime
         self.fleet = fleet
         exampleURNs = runtime.exampleURNs
@@ -46,7 +47,10 @@ package struct ConditionsServer: Sendable {
         let coordinator = ResultCoordinator(runtime: runtime, cachePolicy: cachePolicy, limits: settings.memoryCache, logger: logger, metrics: metrics, history: history,
                                             share: fleet)
         self.coordinator = coordinator
-        self.events = EventHub(coordinator: coordinator, metrics: metrics, logger: logger)
+        // A fleet announces every change any replica stores, this one's included (read once:
+        // the hub sends a change to a stream only if it is newer than what that stream showed).
+        let feeds: [any ChangeFeed] = (history.map { [$0.changes] } ?? []) + (fleet.map { [$0] } ?? []) + changeFeeds
+        self.events = EventHub(coordinator: coordinator, history: history, feeds: feeds, metrics: metrics, logger: logger)
     }
 
     /// Serves until SIGTERM or SIGINT, then stops accepting, lets requests in flight finish

@@ -140,7 +140,7 @@ package final class ResultCoordinator: Sendable {
         resolver.documents = documents
         let record = await resolver.resolve([urn])[0]
         // Committed before any client is answered: a change already shown is never lost.
-        await history?.record([record], at: now)
+        let changeID = await history?.record([record], at: now).first ?? nil
         var ttl = ttl(of: urn)
         // Kept until: errors and stale answers not at all; a fresh result until its TTL runs
         // out; a local one until the wall clock's second changes, apart (`localAnswers`).
@@ -158,7 +158,7 @@ package final class ResultCoordinator: Sendable {
             if staleAge != nil { metrics.staleAnswers.increment() }
             if ttl > 0, staleAge == nil, now.timeIntervalSince(fetchedAt) < 1 { metrics.upstreamFetch(source: source) }
         }
-        let rendered = RenderedResult(record)
+        let rendered = RenderedResult(record, changeID: changeID)
         if local {
             let nextSecond = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + 1).rounded(.down))
             localAnswers.keep(.init(value: rendered, madeAt: now, keptUntil: nextSecond), for: urn)
@@ -191,9 +191,13 @@ package final class RenderedResult: Sendable {
     let etag: String
     /// `fetchedAt` as an HTTP date, for results.
     let lastModified: String?
+    /// The history store's change this record was recorded in (an event stream's event id);
+    /// nil without history, or when it was not recorded.
+    let changeID: Int64?
 
-    init(_ record: ResultRecord) {
+    init(_ record: ResultRecord, changeID: Int64? = nil) {
         self.record = record
+        self.changeID = changeID
         let bytes = Array((record.json.serialized() + "\n").utf8)
         line = ByteBuffer(bytes: bytes)
         etag = HTTPCaching.etag(bytes)

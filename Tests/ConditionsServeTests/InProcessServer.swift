@@ -25,9 +25,12 @@ struct InProcessServer: ServedHTTP {
     /// Serves the `sources.json` in `directory` for the length of `body`.
     /// `listen`: the address, as `--listen` gives it (nil: the config's `serve.listen`).
     /// `adjust`: changes the resolved settings, for what no config may say (a test's deliberately
-    /// broken server).
+    /// broken server). `history`: records in the config's history store, as `serve` does without
+    /// `--no-history` (off by default here); `changeFeeds`: what else tells the event streams of
+    /// recorded changes.
     static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
-                     noAuth: Bool = false, catalog: SourceCatalog = registered, adjust: (inout ServerSettings) -> Void = { _ in },
+                     noAuth: Bool = false, catalog: SourceCatalog = registered, history: Bool = false, changeFeeds: [any ChangeFeed] = [],
+                     adjust: (inout ServerSettings) -> Void = { _ in },
                      _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {
         // NIO relies on SIGPIPE being ignored process-wide and ignores it once, at its first
         // socket. Nothing in this process may restore the default afterwards (ExecTests once
@@ -44,10 +47,18 @@ struct InProcessServer: ServedHTTP {
         adjust(&settings)
         let cache = try Resolver.CachePolicy(settings: configuration.cache, offline: false, refresh: false, noCache: false,
                                              directory: nil, environment: environment)
-        let server = ConditionsServer(runtime: runtime, settings: settings, cachePolicy: cache, logger: logger)
-        try await server.makeApplication(services: [server.events]).test(.live) { client in
-            let port = try #require(client.port, "the live test client has no port")
-            try await body(InProcessServer(port: port, server: server))
+        let recorder = history ? HistoryRecorder(settings: configuration.history, catalog: catalog, environment: environment, logger: logger) : nil
+        let server = ConditionsServer(runtime: runtime, settings: settings, cachePolicy: cache, logger: logger, history: recorder,
+                                      changeFeeds: changeFeeds)
+        do {
+            try await server.makeApplication(services: [server.events]).test(.live) { client in
+                let port = try #require(client.port, "the live test client has no port")
+                try await body(InProcessServer(port: port, server: server))
+            }
+        } catch {
+            await recorder?.close()
+            throw error
         }
+        await recorder?.close()
     }
 }

@@ -14,7 +14,7 @@ import Synchronization
 /// or down, and the caller goes on alone. Whether the database answers is tracked by a
 /// health loop (`availability`, for `/readyz`), which logs once when it goes and once when
 /// it comes back, retrying with a backoff in between.
-package final class FleetDatabase: SharedDocuments {
+package final class FleetDatabase: SharedDocuments, ChangeFeed {
     /// A change another replica (or this one) recorded, or word that announcements may have
     /// been missed (the listening connection was lost and is back), so a listener catches up
     /// from history.
@@ -187,6 +187,22 @@ package final class FleetDatabase: SharedDocuments {
         listeners.withLock { $0[id] = continuation }
         continuation.onTermination = { [weak self] _ in _ = self?.listeners.withLock { $0.removeValue(forKey: id) } }
         return stream
+    }
+
+    /// The changes any replica stored, as event streams hear of them. (After the listening
+    /// connection was lost, a change missed meanwhile reaches a stream with the next notice
+    /// of its URN, or when the client resumes from history with `Last-Event-ID`.)
+    package func changes() -> AsyncStream<RecordedChange> {
+        let announcements = announcements()
+        return AsyncStream(bufferingPolicy: .bufferingNewest(4096)) { continuation in
+            let forwarding = Task {
+                for await announcement in announcements {
+                    if case .change(let id, let urn) = announcement { continuation.yield(RecordedChange(urn: urn, id: id)) }
+                }
+                continuation.finish()
+            }
+            continuation.onTermination = { _ in forwarding.cancel() }
+        }
     }
 
     /// `"17 pass:stevens"` as a change announcement.

@@ -51,6 +51,9 @@ package struct HistoryObservation: Sendable {
 /// One stored change: a state of a URN from the first observation that showed it to the last,
 /// however many observations in between saw the same.
 package struct HistoryChange: Sendable, Equatable {
+    /// Its row in the store: ids grow in the order changes are recorded, so an event stream
+    /// sends it as the event's id and resumes after it (`Last-Event-ID`).
+    package let id: Int64
     /// The URN as asked.
     package let urn: String
     /// The observation that first showed this state.
@@ -66,7 +69,8 @@ package struct HistoryChange: Sendable, Equatable {
     /// (scenario 13 of docs/performance.md).
     package let resultText: String
 
-    package init(urn: String, firstSeen: Date, lastSeen: Date, observations: Int, status: String, resultText: String) {
+    package init(id: Int64, urn: String, firstSeen: Date, lastSeen: Date, observations: Int, status: String, resultText: String) {
+        self.id = id
         self.urn = urn
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen

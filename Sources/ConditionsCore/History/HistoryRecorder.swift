@@ -27,6 +27,8 @@ package final class HistoryRecorder: Sendable {
     private let state = Mutex<State>(.closed)
     /// Writes that failed since the last one that succeeded.
     private let failedWrites = Mutex(0)
+    /// Every change this recorder commits, as it commits it.
+    package let changes = LocalChangeFeed()
 
     /// A recorder for `settings`' store (its default path from `environment`); `catalog` says
     /// what of a result is a change.
@@ -38,23 +40,30 @@ package final class HistoryRecorder: Sendable {
     }
 
     /// Records one poll's (or one resolution's) records, observed at `at`; returns once they
-    /// are committed, or once the failure is logged.
-    package func record(_ records: [ResultRecord], at: Date) async {
-        let records = records.filter(Self.isObservation)
-        guard !records.isEmpty, let store = await store() else { return }
+    /// are committed, or once the failure is logged. Returns, for each record in the order
+    /// given, the id of the stored change it now belongs to (new or extended), nil for one not
+    /// recorded (not an observation, or the store failed); each id is told to `changes` too.
+    @discardableResult
+    package func record(_ records: [ResultRecord], at: Date) async -> [Int64?] {
+        var ids = [Int64?](repeating: nil, count: records.count)
+        let observed = records.indices.filter { Self.isObservation(records[$0]) }
+        guard !observed.isEmpty, let store = await store() else { return ids }
         do {
-            try await store.record(records.map { HistoryObservation($0, at: at, catalog: catalog) })
+            let stored = try await store.record(observed.map { HistoryObservation(records[$0], at: at, catalog: catalog) })
+            for (index, id) in zip(observed, stored) { ids[index] = id }
+            changes.publish(zip(observed, stored).map { RecordedChange(urn: records[$0].urn, id: $1) })
             let failed = failedWrites.withLock { count in defer { count = 0 }; return count }
             if failed > 0 { logger.warning("history: recording again in \(file.path) after \(failed) failed write\(failed == 1 ? "" : "s")") }
         } catch {
             let failed = failedWrites.withLock { count in count += 1; return count }
-            let what = records.count == 1 ? records[0].urn : "\(records.count) results"
+            let what = observed.count == 1 ? records[observed[0]].urn : "\(observed.count) results"
             if failed == 1 {
                 logger.error("history: could not record \(what): \(error); going on without recording until a write succeeds")
             } else {
                 logger.debug("history: could not record \(what): \(error.reason) (\(failed) failed writes)")
             }
         }
+        return ids
     }
 
     /// Whether `record` says something about conditions: a result, or an upstream's failure

@@ -46,6 +46,21 @@ enum HistorySchema {
         ],
     ]
 
+    /// What an `INSERT INTO observations` returns for each row: its URN, instant and key, and
+    /// the change it now belongs to. SQLite computes a `RETURNING` row right after that row's
+    /// trigger ran, inside the same statement and so under the same write lock: no other writer
+    /// can come between. The trigger either extended the URN's latest change (which then stays
+    /// its latest, having the newest `last_seen`) or inserted one, which has the highest id of
+    /// the URN but, written with an instant older than the latest's `last_seen` (another
+    /// process's clock), need not be its latest: hence the latest when its key is the
+    /// observation's, else the highest id.
+    static let returningChange = """
+        RETURNING urn, at, key, (SELECT CASE WHEN latest.key = observations.key THEN latest.id
+                                            ELSE (SELECT max(id) FROM changes WHERE urn = observations.urn) END
+                                   FROM (SELECT id, key FROM changes WHERE urn = observations.urn
+                                          ORDER BY last_seen DESC, id DESC LIMIT 1) AS latest) AS change
+        """
+
     /// The version this program writes.
     static var latest: Int { migrations.count }
 

@@ -8,16 +8,21 @@ import Synchronization
 /// Every change `watch` and `serve` saw, in one SQLite file (WAL) that several processes may
 /// write at once.
 ///
-/// Each call runs its statements on NIO's thread pool (SQLiteNIO), never on a thread of Swift's
-/// cooperative pool, and every write is one statement (see `HistorySchema`), so concurrent
-/// callers in one process need no lock of their own and writers in other processes wait for
-/// the write lock within the busy timeout instead of failing "database is locked".
+/// Each call runs its statements on a thread of the store's own (SQLiteNIO), never on a thread
+/// of Swift's cooperative pool, and every write is one statement (see `HistorySchema`), so
+/// concurrent callers in one process need no lock of their own and writers in other processes
+/// wait for the write lock within the busy timeout instead of failing "database is locked".
 package final class HistoryStore: Sendable {
     /// The store's file.
     package let file: URL
     /// Changes last seen longer ago than this are pruned as new ones are written.
     package let retain: Double
     private let connection: SQLiteConnection
+    /// One thread, running this connection's statements one at a time, each from its first step
+    /// to its last. A write that returns rows (`record`'s `RETURNING`) commits only at its last
+    /// step; a statement of the same connection stepped in between on another thread would
+    /// join its transaction, and its caller would return before that commit.
+    private let thread: NIOThreadPool
 
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeoutMilliseconds = 10_000
@@ -30,10 +35,11 @@ package final class HistoryStore: Sendable {
     /// either way.
     private static let unclosed = Mutex<[ObjectIdentifier: SQLiteConnection]>([:])
 
-    private init(file: URL, retain: Double, connection: SQLiteConnection) {
+    private init(file: URL, retain: Double, connection: SQLiteConnection, thread: NIOThreadPool) {
         self.file = file
         self.retain = retain
         self.connection = connection
+        self.thread = thread
         Self.unclosed.withLock { $0[ObjectIdentifier(connection)] = connection }
     }
 
@@ -43,16 +49,19 @@ package final class HistoryStore: Sendable {
     package static func open(_ file: URL, retain: Double = Configuration.HistorySettings.defaultRetain,
                              logger: Logger) async throws(HistoryError) -> HistoryStore {
         let connection: SQLiteConnection
+        let thread = NIOThreadPool(numberOfThreads: 1)
+        thread.start()
         do {
             try await NIOThreadPool.singleton.runIfActive {
                 try prepareFolder(for: file)
             }
-            connection = try await SQLiteConnection.open(storage: .file(path: file.path), threadPool: .singleton,
+            connection = try await SQLiteConnection.open(storage: .file(path: file.path), threadPool: thread,
                                                          logger: logger, on: MultiThreadedEventLoopGroup.singleton.any())
         } catch {
+            try? await thread.shutdownGracefully()
             throw HistoryError(error, file: file)
         }
-        let store = HistoryStore(file: file, retain: retain, connection: connection)
+        let store = HistoryStore(file: file, retain: retain, connection: connection, thread: thread)
         do {
             try await store.configure()
             try await store.migrate()
@@ -80,6 +89,7 @@ package final class HistoryStore: Sendable {
     package func close() async {
         try? await connection.close()
         _ = Self.unclosed.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
+        try? await thread.shutdownGracefully()
     }
 
     // MARK: Writing
@@ -87,8 +97,12 @@ package final class HistoryStore: Sendable {
     /// Records `observations` in one transaction per 500: each extends its URN's latest change
     /// when the change key is the same, or starts a new change; a few expired changes are
     /// pruned with each. Returns once the transaction has committed (in the WAL, so a process
-    /// killed right after loses nothing).
-    package func record(_ observations: [HistoryObservation]) async throws(HistoryError) {
+    /// killed right after loses nothing), with the id of the change each observation now
+    /// belongs to, in the order given.
+    @discardableResult
+    package func record(_ observations: [HistoryObservation]) async throws(HistoryError) -> [Int64] {
+        var ids: [Int64] = []
+        ids.reserveCapacity(observations.count)
         var start = 0
         while start < observations.count {
             let chunk = observations[start..<min(start + Self.observationsPerStatement, observations.count)]
@@ -105,8 +119,37 @@ package final class HistoryStore: Sendable {
                 binds.append(.integer(at - SQLiteInt64(retain * 1000)))
             }
             let rows = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
-            try await run("INSERT INTO observations (urn, at, key, status, result, cutoff) VALUES \(rows)", binds)
+            let returned = try await self.rows("INSERT INTO observations (urn, at, key, status, result, cutoff) VALUES \(rows) \(HistorySchema.returningChange)", binds)
+            ids += try Self.changeIDs(returned, for: chunk, file: file)
         }
+        return ids
+    }
+
+    /// The ids `RETURNING` gave, one per observation of `chunk`, matched by URN, instant and key:
+    /// SQLite emits them in the order the rows were inserted, which its documentation does not
+    /// promise, so none is taken on trust by its place alone.
+    private static func changeIDs(_ rows: [SQLiteRow], for chunk: ArraySlice<HistoryObservation>, file: URL) throws(HistoryError) -> [Int64] {
+        var returned: [String: [Int64]] = [:]
+        for row in rows {
+            guard let urn = row.column("urn")?.string, let at = row.column("at")?.integer, let key = row.column("key")?.blob,
+                  let id = row.column("change")?.integer else { continue }
+            returned[Self.identity(urn: urn, at: SQLiteInt64(at), key: Array(buffer: key)), default: []].append(Int64(id))
+        }
+        var ids: [Int64] = []
+        ids.reserveCapacity(chunk.count)
+        for observation in chunk {
+            let identity = Self.identity(urn: observation.urn, at: Self.milliseconds(observation.at), key: observation.key)
+            guard let id = returned[identity]?.first else {
+                throw HistoryError(file: file, kind: .other, reason: "recorded \(observation.urn), but SQLite returned no change id for it")
+            }
+            returned[identity]?.removeFirst()
+            ids.append(id)
+        }
+        return ids
+    }
+
+    private static func identity(urn: String, at: SQLiteInt64, key: [UInt8]) -> String {
+        "\(urn)\u{0}\(at)\u{0}\(key.map { String($0, radix: 16) }.joined(separator: "."))"
     }
 
     // MARK: Reading
@@ -117,21 +160,10 @@ package final class HistoryStore: Sendable {
     package func changes(urn: String, from: Date, to: Date, limit: Int? = nil) async throws(HistoryError)
         -> (changes: [HistoryChange], truncated: Bool) {
         let capped = limit.map { " ORDER BY last_seen DESC, id DESC LIMIT \($0 + 1)" } ?? ""
-        let rows = try await rows("""
-            SELECT urn, first_seen, last_seen, observations, status, result FROM changes
+        var changes = try await rows("""
+            SELECT id, urn, first_seen, last_seen, observations, status, result FROM changes
              WHERE urn = ? AND last_seen >= ? AND first_seen <= ?\(capped)
-            """, [.text(urn), .integer(Self.milliseconds(from)), .integer(Self.milliseconds(to))])
-        var changes: [HistoryChange] = []
-        changes.reserveCapacity(rows.count)
-        for row in rows {
-            changes.append(HistoryChange(
-                urn: row.column("urn")?.string ?? urn,
-                firstSeen: Self.date(row.column("first_seen")?.integer ?? 0),
-                lastSeen: Self.date(row.column("last_seen")?.integer ?? 0),
-                observations: row.column("observations")?.integer ?? 1,
-                status: row.column("status")?.string ?? "",
-                resultText: row.column("result")?.string ?? "null"))
-        }
+            """, [.text(urn), .integer(Self.milliseconds(from)), .integer(Self.milliseconds(to))]).map(Self.change)
         var truncated = false
         if let limit, changes.count > limit {
             truncated = true
@@ -139,6 +171,32 @@ package final class HistoryStore: Sendable {
         }
         changes.sort { ($0.firstSeen, $0.lastSeen) < ($1.firstSeen, $1.lastSeen) }
         return (changes, truncated)
+    }
+
+    /// The changes of `urns` with an id greater than `afterID`, oldest (lowest id) first, at most
+    /// `limit`: what an event stream missed since the change it last saw (`Last-Event-ID`).
+    /// Ids grow in the order changes are committed (one writer at a time holds the write lock,
+    /// and a new row takes the highest id yet plus one), so no change committed later can take
+    /// an id below one already read; only were the newest change pruned, which takes a whole
+    /// `retain` with nothing recorded, would its id be given again.
+    package func changes(afterID: Int64, urns: [String], limit: Int) async throws(HistoryError) -> [HistoryChange] {
+        guard !urns.isEmpty, limit > 0 else { return [] }
+        let placeholders = Array(repeating: "?", count: urns.count).joined(separator: ", ")
+        return try await rows("""
+            SELECT id, urn, first_seen, last_seen, observations, status, result FROM changes
+             WHERE id > ? AND urn IN (\(placeholders)) ORDER BY id LIMIT ?
+            """, [.integer(Int(afterID))] + urns.map { .text($0) } + [.integer(limit)]).map(Self.change)
+    }
+
+    private static func change(_ row: SQLiteRow) -> HistoryChange {
+        HistoryChange(
+            id: Int64(row.column("id")?.integer ?? 0),
+            urn: row.column("urn")?.string ?? "",
+            firstSeen: date(row.column("first_seen")?.integer ?? 0),
+            lastSeen: date(row.column("last_seen")?.integer ?? 0),
+            observations: row.column("observations")?.integer ?? 1,
+            status: row.column("status")?.string ?? "",
+            resultText: row.column("result")?.string ?? "null")
     }
 
     /// How many changes the store holds.
