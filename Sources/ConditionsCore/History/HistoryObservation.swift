@@ -42,6 +42,9 @@ package struct HistoryObservation: Sendable {
 /// One stored change: a state of a URN from the first observation that showed it to the last,
 /// however many observations in between saw the same.
 package struct HistoryChange: Sendable, Equatable {
+    /// The change's id in its store: larger for a change written later (a client that saw
+    /// change n asks for those after n).
+    package let id: Int64
     /// The URN as asked.
     package let urn: String
     /// The observation that first showed this state.
@@ -57,7 +60,8 @@ package struct HistoryChange: Sendable, Equatable {
     /// (scenario 13 of docs/performance.md).
     package let resultText: String
 
-    package init(urn: String, firstSeen: Date, lastSeen: Date, observations: Int, status: String, resultText: String) {
+    package init(id: Int64 = 0, urn: String, firstSeen: Date, lastSeen: Date, observations: Int, status: String, resultText: String) {
+        self.id = id
         self.urn = urn
         self.firstSeen = firstSeen
         self.lastSeen = lastSeen

@@ -44,6 +44,30 @@ enum HistorySchema {
             END
             """,
         ],
+        // 2: each observation's change id, for `record`'s answer. The trigger also notes, under
+        // the writing call's token, the change each observation now belongs to; the call reads
+        // and deletes its notes right after (`HistoryStore.record`).
+        [
+            "CREATE TABLE recorded (seq INTEGER PRIMARY KEY, token INTEGER NOT NULL, change_id INTEGER NOT NULL)",
+            "DROP TRIGGER observe",
+            "DROP VIEW observations",
+            "CREATE VIEW observations (urn, at, key, status, result, cutoff, token) AS SELECT NULL, NULL, NULL, NULL, NULL, NULL, NULL WHERE 0",
+            """
+            CREATE TRIGGER observe INSTEAD OF INSERT ON observations BEGIN
+                UPDATE changes SET last_seen = max(last_seen, NEW.at), observations = observations + 1
+                 WHERE id = (SELECT id FROM changes WHERE urn = NEW.urn ORDER BY last_seen DESC, id DESC LIMIT 1)
+                   AND key = NEW.key;
+                INSERT INTO changes (urn, first_seen, last_seen, status, key, result)
+                 SELECT NEW.urn, NEW.at, NEW.at, NEW.status, NEW.key, NEW.result
+                 WHERE NOT EXISTS (SELECT 1 FROM changes
+                                    WHERE id = (SELECT id FROM changes WHERE urn = NEW.urn ORDER BY last_seen DESC, id DESC LIMIT 1)
+                                      AND key = NEW.key);
+                INSERT INTO recorded (token, change_id)
+                 SELECT NEW.token, id FROM changes WHERE urn = NEW.urn ORDER BY last_seen DESC, id DESC LIMIT 1;
+                DELETE FROM changes WHERE id IN (SELECT id FROM changes WHERE last_seen < NEW.cutoff ORDER BY last_seen LIMIT \(prunedPerObservation));
+            END
+            """,
+        ],
     ]
 
     /// The version this program writes.

@@ -6,22 +6,23 @@ import SQLiteNIO
 import Synchronization
 
 /// Every change `watch` and `serve` saw, in one SQLite file (WAL) that several processes may
-/// write at once.
+/// write at once: the default store (`PostgresHistoryStore` is the other).
 ///
 /// Each call runs its statements on NIO's thread pool (SQLiteNIO), never on a thread of Swift's
 /// cooperative pool, and every write is one statement (see `HistorySchema`), so concurrent
 /// callers in one process need no lock of their own and writers in other processes wait for
 /// the write lock within the busy timeout instead of failing "database is locked".
-package final class HistoryStore: Sendable {
+package final class HistoryStore: HistoryStoring {
     /// The store's file.
     package let file: URL
+    package var location: String { file.path }
     /// Changes last seen longer ago than this are pruned as new ones are written.
     package let retain: Double
     private let connection: SQLiteConnection
 
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeoutMilliseconds = 10_000
-    /// At most this many observations in one INSERT (SQLite binds 6 values per row).
+    /// At most this many observations in one INSERT (SQLite binds 7 values per row).
     static let observationsPerStatement = 500
 
     /// Every connection not yet closed. A store dropped without `close()` (a command ending by
@@ -87,14 +88,20 @@ package final class HistoryStore: Sendable {
     /// Records `observations` in one transaction per 500: each extends its URN's latest change
     /// when the change key is the same, or starts a new change; a few expired changes are
     /// pruned with each. Returns once the transaction has committed (in the WAL, so a process
-    /// killed right after loses nothing).
-    package func record(_ observations: [HistoryObservation]) async throws(HistoryError) {
+    /// killed right after loses nothing), with the id of each observation's change.
+    @discardableResult
+    package func record(_ observations: [HistoryObservation]) async throws(HistoryError) -> [Int64] {
+        var ids: [Int64] = []
+        ids.reserveCapacity(observations.count)
         var start = 0
         while start < observations.count {
             let chunk = observations[start..<min(start + Self.observationsPerStatement, observations.count)]
             start += chunk.count
+            // This call's notes in `recorded` (HistorySchema, migration 2), apart from any other
+            // writer's, in this process or another.
+            let token = SQLiteInt64.random(in: 1...SQLiteInt64.max)
             var binds: [SQLiteData] = []
-            binds.reserveCapacity(chunk.count * 6)
+            binds.reserveCapacity(chunk.count * 7)
             for observation in chunk {
                 let at = Self.milliseconds(observation.at)
                 binds.append(.text(observation.urn))
@@ -103,10 +110,16 @@ package final class HistoryStore: Sendable {
                 binds.append(.text(observation.status))
                 binds.append(.text(observation.result.serialized()))
                 binds.append(.integer(at - SQLiteInt64(retain * 1000)))
+                binds.append(.integer(token))
             }
-            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
-            try await run("INSERT INTO observations (urn, at, key, status, result, cutoff) VALUES \(rows)", binds)
+            let rows = Array(repeating: "(?, ?, ?, ?, ?, ?, ?)", count: chunk.count).joined(separator: ", ")
+            try await run("INSERT INTO observations (urn, at, key, status, result, cutoff, token) VALUES \(rows)", binds)
+            // RETURNING's order is SQLite's to choose; `seq` is the observations' order. (A process
+            // killed between the two statements leaves a few notes no one reads again.)
+            let notes = try await self.rows("DELETE FROM recorded WHERE token = ? RETURNING seq, change_id", [.integer(token)])
+            ids += notes.map { ($0.column("seq")?.integer ?? 0, Int64($0.column("change_id")?.integer ?? 0)) }.sorted { $0.0 < $1.0 }.map(\.1)
         }
+        return ids
     }
 
     // MARK: Reading
@@ -117,21 +130,10 @@ package final class HistoryStore: Sendable {
     package func changes(urn: String, from: Date, to: Date, limit: Int? = nil) async throws(HistoryError)
         -> (changes: [HistoryChange], truncated: Bool) {
         let capped = limit.map { " ORDER BY last_seen DESC, id DESC LIMIT \($0 + 1)" } ?? ""
-        let rows = try await rows("""
-            SELECT urn, first_seen, last_seen, observations, status, result FROM changes
+        var changes = try await changeRows("""
+            SELECT id, urn, first_seen, last_seen, observations, status, result FROM changes
              WHERE urn = ? AND last_seen >= ? AND first_seen <= ?\(capped)
             """, [.text(urn), .integer(Self.milliseconds(from)), .integer(Self.milliseconds(to))])
-        var changes: [HistoryChange] = []
-        changes.reserveCapacity(rows.count)
-        for row in rows {
-            changes.append(HistoryChange(
-                urn: row.column("urn")?.string ?? urn,
-                firstSeen: Self.date(row.column("first_seen")?.integer ?? 0),
-                lastSeen: Self.date(row.column("last_seen")?.integer ?? 0),
-                observations: row.column("observations")?.integer ?? 1,
-                status: row.column("status")?.string ?? "",
-                resultText: row.column("result")?.string ?? "null"))
-        }
         var truncated = false
         if let limit, changes.count > limit {
             truncated = true
@@ -139,6 +141,31 @@ package final class HistoryStore: Sendable {
         }
         changes.sort { ($0.firstSeen, $0.lastSeen) < ($1.firstSeen, $1.lastSeen) }
         return (changes, truncated)
+    }
+
+    package func changes(afterID: Int64, urns: [String], limit: Int) async throws(HistoryError) -> [HistoryChange] {
+        let among = urns.isEmpty ? "" : " AND urn IN (\(Array(repeating: "?", count: urns.count).joined(separator: ", ")))"
+        return try await changeRows("""
+            SELECT id, urn, first_seen, last_seen, observations, status, result FROM changes
+             WHERE id > ?\(among) ORDER BY id LIMIT ?
+            """, [.integer(SQLiteInt64(afterID))] + urns.map { .text($0) } + [.integer(max(0, limit))])
+    }
+
+    private func changeRows(_ sql: String, _ binds: [SQLiteData]) async throws(HistoryError) -> [HistoryChange] {
+        let rows = try await rows(sql, binds)
+        var changes: [HistoryChange] = []
+        changes.reserveCapacity(rows.count)
+        for row in rows {
+            changes.append(HistoryChange(
+                id: Int64(row.column("id")?.integer ?? 0),
+                urn: row.column("urn")?.string ?? "",
+                firstSeen: Self.date(row.column("first_seen")?.integer ?? 0),
+                lastSeen: Self.date(row.column("last_seen")?.integer ?? 0),
+                observations: row.column("observations")?.integer ?? 1,
+                status: row.column("status")?.string ?? "",
+                resultText: row.column("result")?.string ?? "null"))
+        }
+        return changes
     }
 
     /// How many changes the store holds.
