@@ -276,7 +276,7 @@ let package = Package(
         .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "TestSources", "HostTestSupport",
-                                                            "LoopbackServer", .product(name: "Logging", package: "swift-log"),
+                                                            "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log"),
                                                             .product(name: "SQLiteNIO", package: "sqlite-nio")]),
         // The host with the registered modules, in process, as `conditions` links them (the
         // host's own tests above link no module but the test-only ones).

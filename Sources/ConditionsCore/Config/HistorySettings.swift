@@ -73,11 +73,17 @@ extension Configuration {
                 var database = HistoryDatabase(host: parsed.host, port: parsed.port, user: parsed.user, database: parsed.database, password: parsed.password,
                                                sslmode: sslmode ?? parsed.sslmode ?? .prefer, sslrootcert: sslrootcert)
                 if database.password == nil || database.password?.isEmpty == true {
-                    database.password = try passwordFromFile(for: database, environment: environment)
+                    do { database.password = try passwordFromFile(for: database, environment: environment) } catch {
+                        throw ConfigurationError("\(passwordFile == nil ? "history" : "history.passwordFile"): \(error.message)")
+                    }
                 }
                 return .postgres(database)
-            } catch {
+            } catch let error as HistoryDatabase.Problem {
                 throw ConfigurationError("\(name): \(error.message)")
+            } catch let error as ConfigurationError {
+                throw error
+            } catch {
+                throw ConfigurationError("\(name): \(error)")
             }
         }
 

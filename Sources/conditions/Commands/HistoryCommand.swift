@@ -14,7 +14,8 @@ struct HistoryCommand: AsyncParsableCommand {
         discussion: """
         watch and serve record every observation in an SQLite store (default \
         $XDG_STATE_HOME/conditions/history.sqlite, i.e. ~/.local/state/conditions/history.sqlite; \
-        "history": {"path", "retain"} in the config); observations that are not news collapse \
+        "history": {"path", "retain"} in the config; or a PostgreSQL database, "history": {"url"} or \
+        $CONDITIONS_HISTORY_URL); observations that are not news collapse \
         into one change with its first and last time seen. A one-shot report records with \
         --record. This prints the changes current at any time between --since (default 7d) and \
         --until (default now): durations back from now (90m, 36h, 7d) or ISO 8601 dates and \
@@ -32,7 +33,8 @@ struct HistoryCommand: AsyncParsableCommand {
         ]))
 
         Exit status 2 when the store cannot be read (corrupt, another program's, a newer \
-        schema's): one line naming the file.
+        schema's, a database refusing the login): one line naming the file or the URL (without \
+        its password).
         """)
 
     @OptionGroup var global: GlobalOptions
