@@ -26,7 +26,7 @@ enum StoreKind: String, CustomTestStringConvertible, CaseIterable, Sendable {
 
     /// Runs `body` with a way to open stores on one fresh store of `kind` (every call opens
     /// another store on the same file or database), then removes it.
-    static func withStore<T>(_ kind: StoreKind, _ body: (_ open: @Sendable (Double) async throws -> any HistoryStoring) async throws -> T) async throws -> T {
+    static func withStore<T>(_ kind: StoreKind, _ body: (_ open: @escaping @Sendable (Double) async throws -> any HistoryStoring) async throws -> T) async throws -> T {
         let logger = Logger(label: "test")
         switch kind {
         case .sqlite:

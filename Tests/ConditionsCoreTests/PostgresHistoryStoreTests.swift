@@ -55,7 +55,7 @@ import Testing
                     try await store.record([observation(Double(attempt))])
                     recorded = true
                 } catch {
-                    #expect(error.kind == .unreachable, "\(error)")
+                    #expect((error as? HistoryError)?.kind == .unreachable, "\(error)")
                 }
             }
             #expect(recorded)

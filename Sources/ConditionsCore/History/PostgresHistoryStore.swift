@@ -2,6 +2,7 @@ import Foundation
 import Logging
 // With NIO and NIOSSL, which it exports.
 import PostgresNIO
+import SQLiteNIO
 import Synchronization
 
 /// Every change `watch` and `serve` saw, in a PostgreSQL database several processes (replicas
@@ -79,7 +80,7 @@ package final class PostgresHistoryStore: HistoryStoring {
             let chunk = observations[start..<min(start + Self.observationsPerStatement, observations.count)]
             start += chunk.count
             let urns = chunk.map(\.urn)
-            let at = chunk.map { HistoryStore.milliseconds($0.at) }
+            let at = chunk.map { Self.milliseconds($0.at) }
             let keys = chunk.map { ByteBuffer(bytes: $0.key) }
             let statuses = chunk.map(\.status)
             let results = chunk.map { $0.result.serialized() }
@@ -103,7 +104,7 @@ package final class PostgresHistoryStore: HistoryStoring {
         """
 
     package func changes(urn: String, from: Date, to: Date, limit: Int?) async throws(HistoryError) -> (changes: [HistoryChange], truncated: Bool) {
-        let fromMilliseconds = HistoryStore.milliseconds(from), toMilliseconds = HistoryStore.milliseconds(to)
+        let fromMilliseconds = Self.milliseconds(from), toMilliseconds = Self.milliseconds(to)
         // Without a limit, Int64.max: the same statement either way.
         let capped = Int64(limit.map { $0 + 1 } ?? Int.max)
         let query = PostgresQuery(unsafeSQL: """
@@ -140,7 +141,7 @@ package final class PostgresHistoryStore: HistoryStoring {
     package func vacuum(now: Date) async throws(HistoryError) -> (pruned: Int, before: Int64, after: Int64) {
         let size: PostgresQuery = "SELECT pg_total_relation_size('conditions_history_changes')"
         let before = try await rows(size, as: Int64.self).first ?? 0
-        let cutoff = HistoryStore.milliseconds(now) - Int64(retain * 1000)
+        let cutoff = Self.milliseconds(now) - Int64(retain * 1000)
         let pruned = try await rows("""
             WITH gone AS (DELETE FROM conditions_history_changes WHERE last_seen < to_timestamp(\(cutoff) / 1000.0) RETURNING 1)
             SELECT count(*) FROM gone
@@ -196,7 +197,7 @@ package final class PostgresHistoryStore: HistoryStoring {
             var changes: [HistoryChange] = []
             let rows = try await connection.query(query, logger: logger)
             for try await (id, urn, first, last, observations, status, result) in rows.decode((Int64, String, Int64, Int64, Int32, String, String).self) {
-                changes.append(HistoryChange(id: id, urn: urn, firstSeen: HistoryStore.date(first), lastSeen: HistoryStore.date(last),
+                changes.append(HistoryChange(id: id, urn: urn, firstSeen: Self.date(first), lastSeen: Self.date(last),
                                              observations: Int(observations), status: status, resultText: result))
             }
             return changes
@@ -275,6 +276,11 @@ package final class PostgresHistoryStore: HistoryStoring {
             return .require(try NIOSSLContext(configuration: configuration))
         }
     }
+
+    /// Milliseconds since 1970, as both stores keep times.
+    static func milliseconds(_ date: Date) -> Int64 { Int64(HistoryStore.milliseconds(date)) }
+
+    static func date(_ milliseconds: Int64) -> Date { HistoryStore.date(SQLiteInt64(milliseconds)) }
 
     /// A configuration that cannot connect as asked.
     struct Refused: Error { let reason: String }
