@@ -52,7 +52,7 @@ import Testing
         #expect(problems(#"{"path": ""}"#) == ["history.path: the path is empty"])
         #expect(problems(#"{"path": "/var/lib/conditions/"}"#).first?.hasPrefix("history.path: \"/var/lib/conditions\" names a folder") == true,
                 "\(problems(#"{"path": "/var/lib/conditions/"}"#))")
-        #expect(problems(#"{"retian": "1d"}"#) == [#"unknown option history.retian (did you mean "retain"?); known: enabled, path, retain"#],
+        #expect(problems(#"{"retian": "1d"}"#) == [#"unknown option history.retian (did you mean "retain"?); known: enabled, passwordFile, path, retain, sslmode, sslrootcert, url"#],
                 "\(problems(#"{"retian": "1d"}"#))")
     }
 }

@@ -56,8 +56,7 @@ package final class PostgresHistoryStore: HistoryStoring {
     /// configured login.
     package static func logIn(_ database: HistoryDatabase, logger: Logger) async throws(HistoryError) {
         do {
-            let connection = try await connect(database, logger: logger)
-            try? await connection.close()
+            await close(try await connect(database, logger: logger))
         } catch {
             throw failure(error, location: database.displayURL)
         }
@@ -66,7 +65,17 @@ package final class PostgresHistoryStore: HistoryStoring {
     package func close() async {
         closed.withLock { $0 = true }
         let task = connection.withLock { task in defer { task = nil }; return task }
-        if let open = try? await task?.value { try? await open.close() }
+        if let open = try? await task?.value { await Self.close(open) }
+    }
+
+    /// Every connection not yet closed. A store dropped without `close()` (a command ending by
+    /// an error it throws) keeps its connection here until the process exits, instead of
+    /// postgres-nio's deinit assertion stopping a debug build, as `HistoryStore` does.
+    private static let unclosed = Mutex<[ObjectIdentifier: PostgresConnection]>([:])
+
+    private static func close(_ connection: PostgresConnection) async {
+        try? await connection.close()
+        _ = unclosed.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
     // MARK: Writing
@@ -174,8 +183,9 @@ package final class PostgresHistoryStore: HistoryStoring {
                                        reason: "written by a newer conditions (history schema \(version); this one knows up to \(Self.latest)); upgrade conditions, or point \"history\": {\"url\"} at another database")
                 }
                 while version < Self.latest {
-                    // The simple protocol: a migration is several statements, a function's body among them.
-                    _ = try await connection.simpleQuery(String(decoding: Self.migrations[version], as: UTF8.self)).get()
+                    for statement in Self.statements(String(decoding: Self.migrations[version], as: UTF8.self)) {
+                        try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                    }
                     version += 1
                     try await connection.query("INSERT INTO conditions_history_migrations (version) VALUES (\(Int32(version)))", logger: logger)
                 }
@@ -186,6 +196,29 @@ package final class PostgresHistoryStore: HistoryStoring {
             }
         } catch {
             throw failure(error)
+        }
+    }
+
+    /// A migration file's statements: split at each `;` ending a line outside a `$$` body
+    /// (postgres-nio sends one statement per query); comments alone are no statement.
+    static func statements(_ text: String) -> [String] {
+        var statements: [String] = []
+        var current = ""
+        var inBody = false
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            current += line + "\n"
+            if line.components(separatedBy: "$$").count % 2 == 0 { inBody.toggle() }
+            if !inBody, line.trimmingCharacters(in: .whitespaces).hasSuffix(";") {
+                statements.append(current)
+                current = ""
+            }
+        }
+        statements.append(current)
+        return statements.filter { statement in
+            statement.split(separator: "\n").contains { line in
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                return !trimmed.isEmpty && !trimmed.hasPrefix("--")
+            }
         }
     }
 
@@ -202,7 +235,7 @@ package final class PostgresHistoryStore: HistoryStoring {
             }
             return changes
         } catch {
-            throw failure(error, dropping: connection)
+            throw await failure(error, on: connection)
         }
     }
 
@@ -213,7 +246,7 @@ package final class PostgresHistoryStore: HistoryStoring {
             for try await value in try await connection.query(query, logger: logger).decode(Value.self) { values.append(value) }
             return values
         } catch {
-            throw failure(error, dropping: connection)
+            throw await failure(error, on: connection)
         }
     }
 
@@ -240,6 +273,7 @@ package final class PostgresHistoryStore: HistoryStoring {
         }
         // Lost since it was made: the next call connects again.
         connection.withLock { if $0 == task { $0 = nil } }
+        if let lost = try? await task.value { await Self.close(lost) }
         if closed.withLock({ $0 }) { throw HistoryError(store: location, kind: .other, reason: "the store is closed") }
         return try await connected()
     }
@@ -251,7 +285,9 @@ package final class PostgresHistoryStore: HistoryStoring {
                                                              password: database.password, database: database.database, tls: try tls(database))
         configuration.options.connectTimeout = .seconds(10)
         let id = connectionIDs.add(1, ordering: .relaxed).newValue
-        return try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
+        let connection = try await PostgresConnection.connect(on: MultiThreadedEventLoopGroup.singleton.any(), configuration: configuration, id: id, logger: logger)
+        unclosed.withLock { $0[ObjectIdentifier(connection)] = connection }
+        return connection
     }
 
     /// libpq's `sslmode` as postgres-nio's TLS settings.
@@ -289,11 +325,19 @@ package final class PostgresHistoryStore: HistoryStoring {
 
     /// `error` as a `HistoryError` naming the URL without the password; a lost connection is
     /// dropped so the next call connects again.
-    private func failure(_ error: any Error, dropping lost: PostgresConnection? = nil) -> HistoryError {
+    private func failure(_ error: any Error) -> HistoryError {
+        Self.failure(error, location: location)
+    }
+
+    /// `error` of a statement on `used`; a connection that is lost (or whose server cannot be
+    /// reached) is closed and forgotten, so the next call connects again.
+    private func failure(_ error: any Error, on used: PostgresConnection) async -> HistoryError {
         let failure = Self.failure(error, location: location)
-        if failure.kind == .unreachable || lost?.isClosed == true {
-            connection.withLock { task in task = nil }
+        guard failure.kind == .unreachable || used.isClosed else { return failure }
+        if let current = connection.withLock({ $0 }), (try? await current.value) === used {
+            connection.withLock { if $0 == current { $0 = nil } }
         }
+        await Self.close(used)
         return failure
     }
 
