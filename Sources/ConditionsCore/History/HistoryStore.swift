@@ -79,7 +79,12 @@ package final class HistoryStore: HistoryStoring {
 
     /// Closes the connection; the store is unusable afterwards.
     package func close() async {
-        try? await connection.close()
+        do {
+            try await connection.close()
+        } catch {
+            // Kept (see `unclosed`): released with the process.
+            return
+        }
         _ = Self.unclosed.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
     }
 
