@@ -16,7 +16,11 @@ enum StoreKind: String, CustomTestStringConvertible, CaseIterable, Sendable {
 
 /// The history store's behaviour, the same on both stores: each test runs against an SQLite
 /// file and against a PostgreSQL database of a throwaway cluster (`PostgresCluster`).
-@Suite struct HistoryStoreBehaviourTests {
+///
+/// Serialized: an SQLite store waiting for another's write lock holds one of NIOThreadPool's
+/// threads (as many as cores, 2 in CI) while it waits, so the two concurrency tests' SQLite
+/// cases at once could leave no thread for the store holding the lock.
+@Suite(.serialized) struct HistoryStoreBehaviourTests {
     static let start = HistoryStoreTests.start
     let logger = Logger(label: "test")
 
@@ -167,11 +171,9 @@ enum StoreKind: String, CustomTestStringConvertible, CaseIterable, Sendable {
     @Test(arguments: StoreKind.allCases)
     func storesOpeningANewStoreAtOnceMigrateItOnce(kind: StoreKind) async throws {
         try await Self.withStore(kind) { open in
-            // Were the schema made twice, a second CREATE TABLE would fail its open. Two, not more:
-            // an SQLite store waiting for the write lock holds one of NIOThreadPool's threads (as
-            // many as cores, 2 in CI) while it waits, so more stores of one process opening one
-            // file at once could leave none for the one holding the lock. (Processes each have
-            // their own pool: HistoryCLITests.twoProcessesWriteOneStoreAtOnce.)
+            // Were the schema made twice, a second CREATE TABLE would fail its open. Two, not more
+            // (see the suite's note; processes each have their own pool:
+            // HistoryCLITests.twoProcessesWriteOneStoreAtOnce).
             let stores = try await withThrowingTaskGroup(of: (any HistoryStoring).self) { group in
                 for _ in 0..<2 { group.addTask { try await open(Configuration.HistorySettings.defaultRetain) } }
                 return try await group.reduce(into: []) { $0.append($1) }

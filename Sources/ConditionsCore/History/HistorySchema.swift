@@ -46,7 +46,8 @@ enum HistorySchema {
         ],
         // 2: each observation's change id, for `record`'s answer. The trigger also notes, under
         // the writing call's token, the change each observation now belongs to; the call reads
-        // and deletes its notes right after (`HistoryStore.record`).
+        // and deletes its notes right after (`HistoryStore.record`). An INSERT naming the six
+        // columns of version 1 (no token) still works and leaves no note.
         [
             "CREATE TABLE recorded (seq INTEGER PRIMARY KEY, token INTEGER NOT NULL, change_id INTEGER NOT NULL)",
             "DROP TRIGGER observe",
@@ -63,7 +64,7 @@ enum HistorySchema {
                                     WHERE id = (SELECT id FROM changes WHERE urn = NEW.urn ORDER BY last_seen DESC, id DESC LIMIT 1)
                                       AND key = NEW.key);
                 INSERT INTO recorded (token, change_id)
-                 SELECT NEW.token, id FROM changes WHERE urn = NEW.urn ORDER BY last_seen DESC, id DESC LIMIT 1;
+                 SELECT NEW.token, id FROM changes WHERE NEW.token IS NOT NULL AND urn = NEW.urn ORDER BY last_seen DESC, id DESC LIMIT 1;
                 DELETE FROM changes WHERE id IN (SELECT id FROM changes WHERE last_seen < NEW.cutoff ORDER BY last_seen LIMIT \(prunedPerObservation));
             END
             """,
