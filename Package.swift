@@ -113,7 +113,9 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "SQLiteNIO", package: "sqlite-nio"),
                 .product(name: "PostgresNIO", package: "postgres-nio"),
-            ]
+            ],
+            // The PostgreSQL history store's schema, compiled in (`PackageResources`).
+            resources: [.embedInCode("History/Resources/postgres-1.sql"), .embedInCode("History/Resources/postgres-2.sql")]
         ),
         // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
         .target(

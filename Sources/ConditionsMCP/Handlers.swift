@@ -32,16 +32,18 @@ package final class MCPHandlers: Sendable {
     /// the factory keeps every response it coalesced for as long as it lives.
     let httpClients: @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient
     /// The history store the `history` tool reads; nil: none.
-    let historyFile: URL?
+    let historyLocation: HistoryLocation?
+    let historyRetain: Double
     private let initialized = Mutex(false)
 
     /// Handlers answering from `runtime` through `cache`, with `httpClients` making each
-    /// call's HTTP client factory, and the `history` tool reading `historyFile`.
+    /// call's HTTP client factory, and the `history` tool reading the store at `historyLocation`.
     package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
-                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, historyFile: URL? = nil) {
+                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, historyLocation: HistoryLocation? = nil, historyRetain: Double = Configuration.HistorySettings.defaultRetain) {
         self.runtime = runtime
         examples = runtime.exampleURNs
-        self.historyFile = historyFile
+        self.historyLocation = historyLocation
+        self.historyRetain = historyRetain
         self.cache = cache
         self.httpClients = httpClients
     }

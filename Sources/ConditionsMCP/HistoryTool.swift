@@ -65,15 +65,15 @@ extension MCPHandlers {
 
     /// The recorded changes of `urn` in `window`: a line per change, then the JSON.
     func history(_ urn: String, _ window: HistoryWindow) async -> CallTool.Result {
-        guard let file = historyFile else {
+        guard let location = historyLocation else {
             return CallTool.Result(content: [.text(text: "This server has no history store configured.", annotations: nil, _meta: nil)], isError: true)
         }
         let logger = Logger(label: "conditions.mcp.history")
         let changes: [HistoryChange]
         let truncated: Bool
         do {
-            guard let store = try await HistoryStore.openIfPresent(file, logger: logger) else {
-                return historyAnswer(urn, window, [], truncated: false, note: "Nothing recorded yet: no history store at \(file.path). `conditions watch` and `conditions serve` record one.")
+            guard let store = try await location.openIfPresent(retain: historyRetain, logger: logger) else {
+                return historyAnswer(urn, window, [], truncated: false, note: "Nothing recorded yet: no history store at \(location). `conditions watch` and `conditions serve` record one.")
             }
             do {
                 (changes, truncated) = try await store.changes(urn: urn, from: window.from, to: window.to, limit: Self.maximumHistoryChanges)

@@ -16,8 +16,9 @@ package struct ConditionsMCPServer: Sendable {
     /// A server answering from `runtime` through `cache`, with `httpClients` making each
     /// call's HTTP client factory (`HTTPClients.make`).
     package init(runtime: Runtime, cache: Resolver.CachePolicy = .init(),
-                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, logger: Logger, historyFile: URL? = nil) {
-        handlers = MCPHandlers(runtime: runtime, cache: cache, httpClients: httpClients, historyFile: historyFile)
+                 httpClients: @escaping @Sendable () -> @Sendable (HTTPLimits) -> any HTTPClient, logger: Logger, historyLocation: HistoryLocation? = nil,
+                 historyRetain: Double = Configuration.HistorySettings.defaultRetain) {
+        handlers = MCPHandlers(runtime: runtime, cache: cache, httpClients: httpClients, historyLocation: historyLocation, historyRetain: historyRetain)
         self.logger = logger
     }
 

@@ -143,7 +143,7 @@ extension EventHub {
     /// the store cannot say. Read through the time-window query every store answers
     /// (`/v1/history`'s): the latest changes begun by this one's start are it and the one
     /// before.
-    static func status(before change: HistoryChange, in store: HistoryStore) async -> String? {
+    static func status(before change: HistoryChange, in store: any HistoryStoring) async -> String? {
         guard let found = try? await store.changes(urn: change.urn, from: Date(timeIntervalSince1970: 0), to: change.firstSeen, limit: 3) else {
             return nil
         }

@@ -186,6 +186,12 @@ import Testing
 
     // MARK: Faults
 
+    /// What a load loop answered, and when to stop it.
+    final class Load: Sendable {
+        let statuses = Mutex<[Int]>([])
+        let stop = Mutex(false)
+    }
+
     @Test func restartingPostgreSQLUnderLoadFailsNoRequestAndLosesNoChange() async throws {
         try await PostgresCluster.with { cluster in
             let upstream = try Self.upstream()
@@ -194,18 +200,17 @@ import Testing
             defer { try? FileManager.default.removeItem(at: dir) }
             try await Self.replicas(2, cluster: cluster, dir: dir) { replicas in
                 for replica in replicas { #expect(try await Self.eventually { try await replica.request("/readyz").status == 200 }) }
-                let statuses = Mutex<[Int]>([])
-                let stop = Mutex(false)
+                let load = Load()
                 // Load on both replicas for the whole restart: passes (upstream) and flips (local).
-                let load = Task {
+                let running = Task {
                     try await withThrowingTaskGroup(of: Void.self) { group in
                         for (index, replica) in replicas.enumerated() {
                             group.addTask {
                                 var n = 0
-                                while !stop.withLock({ $0 }) {
+                                while !load.stop.withLock({ $0 }) {
                                     let urn = n.isMultiple(of: 2) ? Self.passURNs[(n / 2 + index) % Self.passURNs.count] : "flip:load-\(index)"
                                     let reply = try await replica.request("/v1/urn/\(urn)")
-                                    statuses.withLock { $0.append(reply.status) }
+                                    load.statuses.withLock { $0.append(reply.status) }
                                     n += 1
                                 }
                             }
@@ -225,9 +230,9 @@ import Testing
                 #expect(seen.map { ($0.object["data"] as? [String: Any])?["status"] as? String } == ["open", "closed"])
                 try await cluster.start()
                 for replica in replicas { #expect(try await Self.eventually { try await replica.request("/readyz").status == 200 }) }
-                stop.withLock { $0 = true }
-                try await load.value
-                let all = statuses.withLock { $0 }
+                load.stop.withLock { $0 = true }
+                try await running.value
+                let all = load.statuses.withLock { $0 }
                 #expect(all.count > 10)
                 #expect(all.allSatisfy { $0 == 200 }, "\(Dictionary(grouping: all, by: { $0 }).mapValues(\.count))")
                 // What each replica spooled reached the store, in order, once.
@@ -239,14 +244,20 @@ import Testing
         }
     }
 
+    final class Counter: Sendable {
+        private let count = Mutex(0)
+        func next() -> Int { count.withLock { $0 += 1; return $0 } }
+        var value: Int { count.withLock { $0 } }
+    }
+
     @Test func killingTheReplicaHoldingALeaseStallsNothing() async throws {
         try await PostgresCluster.with { cluster in
             let upstream = LoopbackServer()
             let body = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
-            let calls = Mutex(0)
+            let calls = Counter()
             // The first feed request never ends; the next ones answer.
             upstream.route("/api/GetMountainPassConditionsAsJson") { _ in
-                calls.withLock { $0 += 1; return $0 } == 1 ? LoopbackServer.Response.json(body).delayed(3600) : .json(body)
+                calls.next() == 1 ? LoopbackServer.Response.json(body).delayed(3600) : .json(body)
             }
             try upstream.start()
             defer { upstream.stop() }
@@ -257,13 +268,13 @@ import Testing
                 for replica in replicas { #expect(try await Self.eventually { try await replica.request("/readyz").status == 200 }) }
                 // A takes the feed's lease and hangs on the upstream; then it is killed.
                 let hung = Task { try? await a.request("/v1/urn/pass:stevens") }
-                #expect(try await Self.eventually { calls.withLock { $0 } == 1 })
+                #expect(try await Self.eventually { calls.value == 1 })
                 kill(a.pid, SIGKILL)
                 _ = await hung.value
                 // B is not stuck behind the dead replica's lease.
                 let reply = try await b.request("/v1/urn/pass:stevens")
                 #expect(reply.status == 200, "\(reply.body)")
-                #expect(calls.withLock { $0 } == 2)
+                #expect(calls.value == 2)
             }
         }
     }

@@ -47,7 +47,8 @@ struct InProcessServer: ServedHTTP {
         adjust(&settings)
         let cache = try Resolver.CachePolicy(settings: configuration.cache, offline: false, refresh: false, noCache: false,
                                              directory: nil, environment: environment)
-        let recorder = history ? HistoryRecorder(settings: configuration.history, catalog: catalog, environment: environment, logger: logger) : nil
+        let recorder = history ? HistoryRecorder(location: try configuration.history.location(environment: environment), retain: configuration.history.retain,
+                                                 catalog: catalog, logger: logger) : nil
         let server = ConditionsServer(runtime: runtime, settings: settings, cachePolicy: cache, logger: logger, history: recorder,
                                       changeFeeds: changeFeeds)
         do {

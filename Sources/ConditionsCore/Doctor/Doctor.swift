@@ -165,8 +165,9 @@ package struct Doctor {
             findings.append(Self.writable(folder, check: "cache folder", fix: "make \(folder.path) writable, set \"cache\": {\"directory\": …}, or run with --no-cache"))
         }
         let history = runtime.configuration.history
-        if history.enabled {
-            let folder = history.file(environment: environment).deletingLastPathComponent()
+        // A database's login is `conditions check`'s to try.
+        if history.enabled, case .file(let file)? = try? history.location(environment: environment) {
+            let folder = file.deletingLastPathComponent()
             findings.append(Self.writable(folder, check: "history folder", fix: "make \(folder.path) writable, set \"history\": {\"path\": …}, or \"enabled\": false"))
         }
         return findings

@@ -1,7 +1,8 @@
 import Foundation
 import SQLiteNIO
 
-/// Why the history store could not be opened, read or written: always names the file.
+/// Why the history store could not be opened, read or written: always names the store (its
+/// file, or its database's URL without the password).
 package struct HistoryError: Error, Sendable, CustomStringConvertible {
     /// What went wrong, as callers need to tell it apart.
     package enum Kind: Sendable, Equatable {
@@ -16,23 +17,33 @@ package struct HistoryError: Error, Sendable, CustomStringConvertible {
         case busy
         /// Anything else SQLite or the file system reported.
         case other
+        /// The database server turned the configured login down: a wrong password, an unknown
+        /// role or database, a certificate that does not verify. The configuration's fault, not
+        /// an outage.
+        case refused
+        /// The database server cannot be reached (down, restarting, network): an outage.
+        case unreachable
     }
 
-    /// The store's file.
-    package let file: URL
+    /// The store: its file's path, or its database's URL without the password.
+    package let store: String
     /// What went wrong.
     package let kind: Kind
-    /// One line saying why, without the file.
+    /// One line saying why, without the store.
     package let reason: String
 
-    package init(file: URL, kind: Kind, reason: String) {
-        self.file = file
+    package init(store: String, kind: Kind, reason: String) {
+        self.store = store
         self.kind = kind
         self.reason = reason
     }
 
+    package init(file: URL, kind: Kind, reason: String) {
+        self.init(store: file.path, kind: kind, reason: reason)
+    }
+
     /// `/home/ana/.local/state/conditions/history.sqlite: file is not a database`.
-    package var description: String { "\(file.path): \(reason)" }
+    package var description: String { "\(store): \(reason)" }
 
     /// An error of SQLite's (or anything thrown around it) about `file`.
     init(_ error: any Error, file: URL) {

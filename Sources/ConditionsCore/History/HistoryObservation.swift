@@ -69,7 +69,7 @@ package struct HistoryChange: Sendable, Equatable {
     /// (scenario 13 of docs/performance.md).
     package let resultText: String
 
-    package init(id: Int64, urn: String, firstSeen: Date, lastSeen: Date, observations: Int, status: String, resultText: String) {
+    package init(id: Int64 = 0, urn: String, firstSeen: Date, lastSeen: Date, observations: Int, status: String, resultText: String) {
         self.id = id
         self.urn = urn
         self.firstSeen = firstSeen

@@ -7,21 +7,22 @@ import Synchronization
 /// that records nothing never opens it), every observation recorded, and no fault of the
 /// store's ever stopping the command.
 ///
-/// - A store that cannot be opened (corrupt, unreadable, a newer schema's) is logged once;
-///   recording is then off for the rest of the run.
+/// - A store that cannot be opened (corrupt, unreadable, a newer schema's, a database that
+///   cannot be reached) is logged once; recording is then off for the rest of the run.
 /// - A write that fails (disk full, another process holding the store past the busy timeout)
 ///   is logged, and so is the first write that succeeds again.
 package final class HistoryRecorder: Sendable {
     private enum State: Sendable {
         case closed
-        case opening(Task<HistoryStore?, Never>)
-        case open(HistoryStore)
+        case opening(Task<(any HistoryStoring)?, Never>)
+        case open(any HistoryStoring)
         case off(HistoryError)
     }
 
-    /// The store's file.
-    package let file: URL
-    private let retain: Double
+    /// The store: an SQLite file or a PostgreSQL database, as the settings select.
+    package let location: HistoryLocation
+    /// Changes last seen longer ago than this are pruned.
+    package let retain: Double
     private let logger: Logger
     private let catalog: SourceCatalog
     private let state = Mutex<State>(.closed)
@@ -30,12 +31,12 @@ package final class HistoryRecorder: Sendable {
     /// Every change this recorder commits, as it commits it.
     package let changes = LocalChangeFeed()
 
-    /// A recorder for `settings`' store (its default path from `environment`); `catalog` says
-    /// what of a result is a change.
-    package init(settings: Configuration.HistorySettings, catalog: SourceCatalog, environment: [String: String], logger: Logger) {
+    /// A recorder for the store at `location` (`HistorySettings.location(environment:)`),
+    /// pruning past `retain`; `catalog` says what of a result is a change.
+    package init(location: HistoryLocation, retain: Double, catalog: SourceCatalog, logger: Logger) {
         self.catalog = catalog
-        file = settings.file(environment: environment)
-        retain = settings.retain
+        self.location = location
+        self.retain = retain
         self.logger = logger
     }
 
@@ -53,7 +54,7 @@ package final class HistoryRecorder: Sendable {
             for (index, id) in zip(observed, stored) { ids[index] = id }
             changes.publish(zip(observed, stored).map { RecordedChange(urn: records[$0].urn, id: $1) })
             let failed = failedWrites.withLock { count in defer { count = 0 }; return count }
-            if failed > 0 { logger.warning("history: recording again in \(file.path) after \(failed) failed write\(failed == 1 ? "" : "s")") }
+            if failed > 0 { logger.warning("history: recording again in \(location) after \(failed) failed write\(failed == 1 ? "" : "s")") }
         } catch {
             let failed = failedWrites.withLock { count in count += 1; return count }
             let what = observed.count == 1 ? records[observed[0]].urn : "\(observed.count) results"
@@ -77,8 +78,8 @@ package final class HistoryRecorder: Sendable {
 
     /// The open store, opening it on the first call; nil when recording is off because it
     /// could not be opened (logged once).
-    package func store() async -> HistoryStore? {
-        enum Step { case ready(HistoryStore?), wait(Task<HistoryStore?, Never>) }
+    package func store() async -> (any HistoryStoring)? {
+        enum Step { case ready((any HistoryStoring)?), wait(Task<(any HistoryStoring)?, Never>) }
         let step: Step = state.withLock { state in
             switch state {
             case .open(let store): return .ready(store)
@@ -96,9 +97,9 @@ package final class HistoryRecorder: Sendable {
         }
     }
 
-    private func openNow() async -> HistoryStore? {
+    private func openNow() async -> (any HistoryStoring)? {
         do {
-            let store = try await HistoryStore.open(file, retain: retain, logger: logger)
+            let store = try await location.open(retain: retain, logger: logger)
             state.withLock { $0 = .open(store) }
             return store
         } catch {
@@ -115,7 +116,7 @@ package final class HistoryRecorder: Sendable {
 
     /// Closes the store if it was opened.
     package func close() async {
-        let opened: Task<HistoryStore?, Never>? = state.withLock { state in
+        let opened: Task<(any HistoryStoring)?, Never>? = state.withLock { state in
             switch state {
             case .open(let store): return Task { store }
             case .opening(let task): return task

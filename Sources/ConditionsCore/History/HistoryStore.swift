@@ -6,15 +6,16 @@ import SQLiteNIO
 import Synchronization
 
 /// Every change `watch` and `serve` saw, in one SQLite file (WAL) that several processes may
-/// write at once.
+/// write at once: the default store (`PostgresHistoryStore` is the other).
 ///
 /// Each call runs its statements on a thread of the store's own (SQLiteNIO), never on a thread
 /// of Swift's cooperative pool, and every write is one statement (see `HistorySchema`), so
 /// concurrent callers in one process need no lock of their own and writers in other processes
 /// wait for the write lock within the busy timeout instead of failing "database is locked".
-package final class HistoryStore: Sendable {
+package final class HistoryStore: HistoryStoring {
     /// The store's file.
     package let file: URL
+    package var location: String { file.path }
     /// Changes last seen longer ago than this are pruned as new ones are written.
     package let retain: Double
     private let connection: SQLiteConnection
@@ -26,7 +27,7 @@ package final class HistoryStore: Sendable {
 
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeoutMilliseconds = 10_000
-    /// At most this many observations in one INSERT (SQLite binds 6 values per row).
+    /// At most this many observations in one INSERT (SQLite binds 7 values per row).
     static let observationsPerStatement = 500
 
     /// Every connection not yet closed. A store dropped without `close()` (a command ending by
@@ -87,7 +88,12 @@ package final class HistoryStore: Sendable {
 
     /// Closes the connection; the store is unusable afterwards.
     package func close() async {
-        try? await connection.close()
+        do {
+            try await connection.close()
+        } catch {
+            // Kept (see `unclosed`): released with the process.
+            return
+        }
         _ = Self.unclosed.withLock { $0.removeValue(forKey: ObjectIdentifier(connection)) }
         try? await thread.shutdownGracefully()
     }
@@ -107,8 +113,10 @@ package final class HistoryStore: Sendable {
         while start < observations.count {
             let chunk = observations[start..<min(start + Self.observationsPerStatement, observations.count)]
             start += chunk.count
+            // This call's notes in `recorded` (HistorySchema, migration 2), apart from any other
+            // writer's, in this process or another.
             var binds: [SQLiteData] = []
-            binds.reserveCapacity(chunk.count * 6)
+            binds.reserveCapacity(chunk.count * 7)
             for observation in chunk {
                 let at = Self.milliseconds(observation.at)
                 binds.append(.text(observation.urn))
@@ -179,12 +187,13 @@ package final class HistoryStore: Sendable {
     /// and a new row takes the highest id yet plus one), so no change committed later can take
     /// an id below one already read; only were the newest change pruned, which takes a whole
     /// `retain` with nothing recorded, would its id be given again.
+    /// No URNs: every URN's.
     package func changes(afterID: Int64, urns: [String], limit: Int) async throws(HistoryError) -> [HistoryChange] {
-        guard !urns.isEmpty, limit > 0 else { return [] }
-        let placeholders = Array(repeating: "?", count: urns.count).joined(separator: ", ")
+        guard limit > 0 else { return [] }
+        let among = urns.isEmpty ? "" : " AND urn IN (\(Array(repeating: "?", count: urns.count).joined(separator: ", ")))"
         return try await rows("""
             SELECT id, urn, first_seen, last_seen, observations, status, result FROM changes
-             WHERE id > ? AND urn IN (\(placeholders)) ORDER BY id LIMIT ?
+             WHERE id > ?\(among) ORDER BY id LIMIT ?
             """, [.integer(Int(afterID))] + urns.map { .text($0) } + [.integer(limit)]).map(Self.change)
     }
 

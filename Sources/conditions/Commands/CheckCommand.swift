@@ -3,17 +3,26 @@ import ConditionsCore
 import ConditionsKit
 
 /// `conditions check`: validate the config, printing every problem found.
-struct CheckCommand: ParsableCommand {
+struct CheckCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "check",
         abstract: "Validate the config: JSON syntax, places, modules, options, environment variables, routes and their fallback chains, the report list and the dashboard's URNs.",
-        discussion: "Prints every problem found, one per line, and exits 2 if there is any; prints a summary and exits 0 otherwise.")
+        discussion: """
+        Prints every problem found, one per line, and exits 2 if there is any; prints a summary and exits 0 otherwise. \
+        With "history": {"url"}, also logs in to the database: a wrong password or an unknown database is a problem; \
+        a server that cannot be reached is not (it is an outage, not the config's fault).
+        """)
 
     @OptionGroup var global: GlobalOptions
 
-    func run() throws {
+    func run() async throws {
+        let logger = LogSetup.makeLogger(level: global.logLevel)
         let runtime: Runtime
-        do { runtime = try global.loadRuntime(logger: LogSetup.makeLogger(level: global.logLevel), validatingUnrouted: true) } catch { throw Failure.configuration(error) }
+        do { runtime = try global.loadRuntime(logger: logger, validatingUnrouted: true) } catch { throw Failure.configuration(error) }
+        let history = runtime.configuration.history
+        if history.enabled {
+            try await HistoryOptions.checkLogin(try HistoryOptions.location(history, environment: global.environment), logger: logger)
+        }
         // The report list must at least route; the sources validate arguments only when asked.
         var problems: [String] = []
         for (index, text) in runtime.configuration.report.enumerated() {

@@ -14,7 +14,8 @@ struct HistoryCommand: AsyncParsableCommand {
         discussion: """
         watch and serve record every observation in an SQLite store (default \
         $XDG_STATE_HOME/conditions/history.sqlite, i.e. ~/.local/state/conditions/history.sqlite; \
-        "history": {"path", "retain"} in the config); observations that are not news collapse \
+        "history": {"path", "retain"} in the config; or a PostgreSQL database, "history": {"url"} or \
+        $CONDITIONS_HISTORY_URL); observations that are not news collapse \
         into one change with its first and last time seen. A one-shot report records with \
         --record. This prints the changes current at any time between --since (default 7d) and \
         --until (default now): durations back from now (90m, 36h, 7d) or ISO 8601 dates and \
@@ -32,7 +33,8 @@ struct HistoryCommand: AsyncParsableCommand {
         ]))
 
         Exit status 2 when the store cannot be read (corrupt, another program's, a newer \
-        schema's): one line naming the file.
+        schema's, a database refusing the login): one line naming the file or the URL (without \
+        its password).
         """)
 
     @OptionGroup var global: GlobalOptions
@@ -63,17 +65,17 @@ struct HistoryCommand: AsyncParsableCommand {
         let logger = LogSetup.makeLogger(level: global.logLevel)
         let configuration: Configuration
         do { configuration = try global.loadConfiguration() } catch { throw Failure.configuration(error) }
-        let file = configuration.history.file(environment: global.environment)
+        let location = try HistoryOptions.location(configuration.history, environment: global.environment)
         let timeZone = configuration.place.timeZone ?? .current
-        if vacuum { return try await Self.vacuum(file, retain: configuration.history.retain, logger: logger) }
+        if vacuum { return try await Self.vacuum(location, retain: configuration.history.retain, logger: logger) }
 
         let asked = try ReportInput.urns(arguments: urns, configured: [])
         let window: HistoryWindow
         do { window = try HistoryWindow(since: since, until: until, now: Date(), timeZone: timeZone, names: ("--since", "--until")) } catch {
             throw Failure.usage(error.message)
         }
-        let store: HistoryStore?
-        do { store = try await HistoryStore.openIfPresent(file, retain: configuration.history.retain, logger: logger) } catch {
+        let store: (any HistoryStoring)?
+        do { store = try await location.openIfPresent(retain: configuration.history.retain, logger: logger) } catch {
             throw Failure.usage("history: \(error)")
         }
         var changes: [HistoryChange] = []
@@ -91,23 +93,23 @@ struct HistoryCommand: AsyncParsableCommand {
         write(Self.render(changes, format: format, renderer: renderer, timeZone: timeZone), to: .standardOutput)
         if format == .text, changes.isEmpty {
             let period = "\(renderer.localTime(window.from, withDate: true)) and \(renderer.localTime(window.to, withDate: true))"
-            write("conditions: no changes recorded between \(period)\(store == nil ? " (no history yet at \(file.path))" : "")\n", to: .standardError)
+            write("conditions: no changes recorded between \(period)\(store == nil ? " (no history yet at \(location))" : "")\n", to: .standardError)
         }
     }
 
-    static func vacuum(_ file: URL, retain: Double, logger: Logger) async throws {
-        let store: HistoryStore?
-        do { store = try await HistoryStore.openIfPresent(file, retain: retain, logger: logger) } catch {
+    static func vacuum(_ location: HistoryLocation, retain: Double, logger: Logger) async throws {
+        let store: (any HistoryStoring)?
+        do { store = try await location.openIfPresent(retain: retain, logger: logger) } catch {
             throw Failure.usage("history: \(error)")
         }
         guard let store else {
-            write("conditions: no history yet at \(file.path)\n", to: .standardError)
+            write("conditions: no history yet at \(location)\n", to: .standardError)
             return
         }
         do {
             let (pruned, before, after) = try await store.vacuum()
             await store.close()
-            write("\(file.path): pruned \(pruned) change\(pruned == 1 ? "" : "s") last seen over \(TextRenderer.age(retain)) ago; \(Self.bytes(before)) → \(Self.bytes(after))\n",
+            write("\(location): pruned \(pruned) change\(pruned == 1 ? "" : "s") last seen over \(TextRenderer.age(retain)) ago; \(Self.bytes(before)) → \(Self.bytes(after))\n",
                   to: .standardOutput)
         } catch {
             await store.close()

@@ -9,8 +9,40 @@ struct HistoryOptions: ParsableArguments {
 
     /// The recorder for this run, nil when `--no-history` or `"history": {"enabled": false}`
     /// turns recording off. Nothing is opened until the first observation.
-    func recorder(runtime: Runtime, environment: [String: String], logger: Logger) -> HistoryRecorder? {
+    func recorder(runtime: Runtime, environment: [String: String], logger: Logger) throws -> HistoryRecorder? {
         guard !noHistory, runtime.configuration.history.enabled else { return nil }
-        return HistoryRecorder(settings: runtime.configuration.history, catalog: runtime.catalog, environment: environment, logger: logger)
+        return try Self.recorder(runtime: runtime, environment: environment, logger: logger)
+    }
+
+    /// A recorder for the configured store, whether or not recording is on.
+    static func recorder(runtime: Runtime, environment: [String: String], logger: Logger) throws -> HistoryRecorder {
+        HistoryRecorder(location: try location(runtime.configuration.history, environment: environment),
+                        retain: runtime.configuration.history.retain, catalog: runtime.catalog, logger: logger)
+    }
+
+    /// Where the config (or `$CONDITIONS_HISTORY_URL`) keeps history; a database's password is
+    /// kept out of every line this process writes from now on. A problem with the settings is
+    /// a configuration failure (exit 2).
+    static func location(_ settings: Configuration.HistorySettings, environment: [String: String]) throws(Failure) -> HistoryLocation {
+        let location: HistoryLocation
+        do { location = try settings.location(environment: environment) } catch { throw Failure.configuration(error) }
+        if case .postgres(let database) = location, let password = database.password, !password.isEmpty {
+            LogSetup.secrets.withLock { _ = $0.insert(password) }
+        }
+        return location
+    }
+
+    /// For a database: logs in once, so a login the server refuses (a wrong password, an
+    /// unknown database) stops the command as the configuration error it is. A server that
+    /// cannot be reached is an outage, not the configuration's fault: it is let pass (the
+    /// recorder logs it and goes on).
+    static func checkLogin(_ location: HistoryLocation, logger: Logger) async throws(Failure) {
+        do {
+            try await location.logIn(logger: logger)
+        } catch where error.kind == .refused {
+            throw Failure.configuration(ConfigurationError("history: \(error)"))
+        } catch {
+            return
+        }
     }
 }

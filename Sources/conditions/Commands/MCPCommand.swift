@@ -35,10 +35,11 @@ struct MCPCommand: AsyncParsableCommand {
         // A client stopping the server with a signal (or Ctrl-C in its terminal) does not reach
         // the Exec programs and page renders in their own process groups: they are ended first.
         InterruptSignals.endChildren(then: .dieOfTheSignal)
+        let location = try HistoryOptions.location(runtime.configuration.history, environment: global.environment)
         let httpClients = { @Sendable in HTTPClients.make(version: Version.current, logger: logger) }
         do {
             try await ConditionsMCPServer(runtime: runtime, cache: policy, httpClients: httpClients, logger: logger,
-                                          historyFile: runtime.configuration.history.file(environment: global.environment)).run()
+                                          historyLocation: location, historyRetain: runtime.configuration.history.retain).run()
         } catch {
             write("conditions: mcp: \(TerminalText.sanitized(LogSetup.redact(String(describing: error)), oneLine: true))\n", to: .standardError)
             throw ExitCode(1)

@@ -68,7 +68,7 @@ struct ReportCommand: AsyncParsableCommand {
             // Recorded before printing, as watch does; a pinned clock (--now) is when they were observed.
             let records = await resolver.resolve(requested)
             progress?.finish()
-            let recorder = HistoryRecorder(settings: runtime.configuration.history, catalog: runtime.catalog, environment: global.environment, logger: logger)
+            let recorder = try HistoryOptions.recorder(runtime: runtime, environment: global.environment, logger: logger)
             await recorder.record(records, at: clock.now)
             await recorder.close()
             failed = records.contains(where: \.failed)

@@ -49,18 +49,21 @@ struct ServeCommand: AsyncParsableCommand {
     func run() async throws {
         let logger = LogSetup.makeLogger(level: global.logLevel)
         let server: ConditionsServer
+        let recorder: HistoryRecorder?
         do {
             let runtime = try global.loadRuntime(logger: logger)
             let resolved = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth,
                                                       configured: runtime.configuration.serve, environment: global.environment)
             if let token = resolved.settings.token { LogSetup.secrets.withLock { _ = $0.insert(token) } }
             if let warning = resolved.warning { write("conditions: \(warning)\n", to: .standardError) }
+            recorder = try history.recorder(runtime: runtime, environment: global.environment, logger: logger)
             server = ConditionsServer(runtime: runtime, settings: resolved.settings,
                                       cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger,
-                                      history: history.recorder(runtime: runtime, environment: global.environment, logger: logger))
+                                      history: recorder)
         } catch let error as ConfigurationError {
             throw Failure.configuration(error)
         }
+        if let recorder { try await HistoryOptions.checkLogin(recorder.location, logger: logger) }
         DescriptorLimit.raise(logger: logger)
         do {
             try await server.run { address in write("conditions: listening on http://\(address)\n", to: .standardError) }

@@ -87,7 +87,7 @@ struct WatchCommand: AsyncParsableCommand {
         let renderer = TextRenderer(catalog: runtime.catalog, style: .forStandardOutput(environment: global.environment),
                                     timeZone: runtime.configuration.place.timeZone ?? .current,
                                     placeName: runtime.configuration.place.name)
-        let recorder = history.recorder(runtime: runtime, environment: global.environment, logger: logger)
+        let recorder = try history.recorder(runtime: runtime, environment: global.environment, logger: logger)
         var tracker = WatchTracker(catalog: runtime.catalog)
         var poll = 0
         while true {

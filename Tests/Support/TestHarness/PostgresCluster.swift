@@ -13,6 +13,8 @@ package final class PostgresCluster: Sendable {
     /// Something the cluster's programs reported: the program, its status and what it wrote.
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
+
+        package init(description: String) { self.description = description }
     }
 
     /// A server certificate and key for a cluster started with TLS (`ssl = on`).
