@@ -24,6 +24,11 @@ actor InMemorySharedDocuments: SharedDocuments {
         return true
     }
 
+    func renew(_ key: String, for seconds: Double) {
+        // Only the holder renews (replicas share this double, so it cannot tell them apart).
+        if leases[key] != nil { leases[key] = .now + .seconds(seconds) }
+    }
+
     func store(_ key: String, _ document: StoredDocument) {
         documents[key] = document
         leases[key] = nil
@@ -39,6 +44,8 @@ actor InMemorySharedDocuments: SharedDocuments {
         let deadline = ContinuousClock.now + timeout
         while ContinuousClock.now < deadline {
             if let document = documents[key] { return document }
+            // The holder released the lease or stopped renewing it.
+            guard let until = leases[key], ContinuousClock.now < until else { return documents[key] }
             try? await Task.sleep(for: .milliseconds(5))
         }
         return documents[key]
@@ -54,6 +61,7 @@ struct UnresponsiveSharedDocuments: SharedDocuments {
     private func hang() async { try? await Task.sleep(for: .seconds(3600)) }
     func fresh(_ key: String, now: Date) async -> StoredDocument? { await hang(); return nil }
     func lease(_ key: String, for seconds: Double) async -> Bool { await hang(); return true }
+    func renew(_ key: String, for seconds: Double) async { await hang() }
     func store(_ key: String, _ document: StoredDocument) async { await hang() }
     func release(_ key: String) async { await hang() }
     func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? { await hang(); return nil }

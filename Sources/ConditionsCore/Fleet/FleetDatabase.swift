@@ -56,6 +56,29 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
         holder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
     }
 
+    /// The fleet database of `database` (history's), with its TLS as `sslmode` says.
+    package convenience init(database: HistoryDatabase, logger: Logger) throws {
+        self.init(configuration: .init(host: database.host, port: database.port, username: database.user, password: database.password,
+                                       database: database.database, tls: try Self.tls(database)),
+                  shownURL: database.displayURL, logger: logger)
+    }
+
+    /// libpq's `sslmode` as the pool's TLS settings (the same rules as `PostgresHistoryStore.tls`).
+    static func tls(_ database: HistoryDatabase) throws -> PostgresClient.Configuration.TLS {
+        var configuration = TLSConfiguration.makeClientConfiguration()
+        switch database.sslmode {
+        case .disable:
+            return .disable
+        case .prefer, .require:
+            configuration.certificateVerification = .none
+            return database.sslmode == .prefer ? .prefer(configuration) : .require(configuration)
+        case .verifyFull:
+            configuration.certificateVerification = .fullVerification
+            if let root = database.sslrootcert { configuration.trustRoots = .file(root.path) }
+            return .require(configuration)
+        }
+    }
+
     /// Whether the database answered its last check.
     package var availability: Availability { state.withLock { $0 } }
 
@@ -95,7 +118,8 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     /// A copy of `key` some replica stored that is still fresh at `now`; nil when none is, or
     /// the database does not answer in time.
     package func fresh(_ key: String, now: Date = Date()) async -> StoredDocument? {
-        await bounded { [client, logger] in
+        guard isUsable else { return nil }
+        return await bounded { [client, logger] in
             let rows = try await client.query("""
                 SELECT status, headers, body, url, fetched_at, fresh_until FROM fleet_documents
                  WHERE key = \(key) AND fresh_until > \(now)
@@ -112,7 +136,8 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     /// Takes the lease on `key` for `seconds` (by the database's clock); false when another
     /// replica holds one that has not expired, or the database does not answer.
     package func lease(_ key: String, for seconds: Double) async -> Bool {
-        await bounded { [client, logger, holder] in
+        guard isUsable else { return false }
+        return await bounded { [client, logger, holder] in
             let rows = try await client.query("""
                 INSERT INTO fleet_leases (key, holder, expires_at)
                      VALUES (\(key), \(holder), now() + make_interval(secs => \(seconds)))
@@ -123,6 +148,33 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
             for try await _ in rows { return true }
             return false
         } ?? false
+    }
+
+    /// Extends this replica's lease on `key` to `seconds` from now (by the database's clock).
+    package func renew(_ key: String, for seconds: Double) async {
+        guard isUsable else { return }
+        _ = await bounded { [client, logger, holder] in
+            try await client.query("""
+                UPDATE fleet_leases SET expires_at = now() + make_interval(secs => \(seconds))
+                 WHERE key = \(key) AND holder = \(holder)
+                """, logger: logger)
+        }
+    }
+
+    /// Whether another replica's lease on `key` is still alive.
+    func isLeased(_ key: String) async -> Bool {
+        await bounded { [client, logger] in
+            let rows = try await client.query("SELECT 1 FROM fleet_leases WHERE key = \(key) AND expires_at > now()", logger: logger)
+            for try await _ in rows { return true }
+            return false
+        } ?? false
+    }
+
+    /// False while the health loop finds the database away: calls then answer "nothing
+    /// shared" at once instead of each waiting out the deadline.
+    private var isUsable: Bool {
+        if case .unavailable = availability { return false }
+        return true
     }
 
     /// Stores what this replica fetched for `key` and releases its lease, in one transaction.
@@ -154,10 +206,16 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     package func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? {
         // Polled: a waiter exists only while one replica fetches a document the others need,
         // a few times per TTL, and polling needs no notification that a restart could lose.
+        // Every half second it also looks whether the holder still renews its lease.
         let clock = ContinuousClock()
         let end = clock.now + timeout
-        while clock.now < end {
+        var nextLeaseCheck = clock.now + .milliseconds(500)
+        while clock.now < end, isUsable {
             if let document = await fresh(key) { return document }
+            if clock.now >= nextLeaseCheck {
+                guard await isLeased(key) else { return await fresh(key) }
+                nextLeaseCheck = clock.now + .milliseconds(500)
+            }
             do { try await Task.sleep(for: .milliseconds(50)) } catch { return nil }
         }
         return nil
@@ -247,8 +305,15 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     private func watchHealth() async {
         var backoff = Backoff()
         while !Task.isCancelled {
-            let failure: String? = await bounded { [client, logger] in
-                try await client.query("SELECT 1", logger: logger)
+            let wasReady = state.withLock { $0 == .ready }
+            // Becoming ready includes having the shared tables (made once, by whichever replica
+            // gets there first).
+            let failure: String? = await bounded { [self] in
+                if wasReady {
+                    try await client.query("SELECT 1", logger: logger)
+                } else {
+                    try await prepare()
+                }
                 return nil
             } ?? "no answer within \(Self.deadline.components.seconds) s"
             let wait: Duration

@@ -13,11 +13,15 @@ package protocol SharedDocuments: Sendable {
     func fresh(_ key: String, now: Date) async -> StoredDocument?
     /// Tries to take the lease for `key` for `seconds`; false when another replica holds it.
     func lease(_ key: String, for seconds: Double) async -> Bool
+    /// Extends this replica's lease on `key` by `seconds` from now: the holder renews it while
+    /// its fetch runs, so a lease can be short and a holder that died is noticed soon.
+    func renew(_ key: String, for seconds: Double) async
     /// Stores what this replica fetched, and releases the lease.
     func store(_ key: String, _ document: StoredDocument) async
     /// Releases a lease without storing (the fetch failed, or its answer is not to be kept).
     func release(_ key: String) async
-    /// Waits up to `timeout` for another replica to store `key`; nil on timeout.
+    /// Waits up to `timeout` for another replica to store `key`; nil on timeout, and sooner
+    /// once no replica holds its lease (released, or its holder stopped renewing it).
     func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument?
 }
 

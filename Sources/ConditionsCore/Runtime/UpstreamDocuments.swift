@@ -21,9 +21,10 @@ import Synchronization
 /// - At most `Limits.entries` documents and about `Limits.bytes` bytes: past their lifetime
 ///   first, then the least recently used (`FreshValues`).
 /// - With a `SharedDocuments` store (a fleet of replicas), a document missing from memory is
-///   asked of the store, and only the replica holding its lease fetches it; the others wait
-///   for it at most `shareWait`, then fetch themselves. A store that fails or is slow only
-///   costs requests, never an answer.
+///   asked of the store, and only the replica holding its lease fetches it, renewing the
+///   short lease while it does; the others wait for its copy as long as the fetch may take on
+///   its limits (plus `shareWait`), and take the lease over once its holder stops renewing it
+///   (it died). A store that fails or is slow only costs requests, never an answer.
 ///
 /// A one-shot run (a report, an MCP call) uses `HTTPClients.make` instead: in-flight sharing
 /// for the length of the run, nothing kept beyond it.
@@ -158,30 +159,59 @@ package final class UpstreamDocuments: Sendable {
             logger.debug("GET \(shown): from the shared store, fetched \(Timestamp.string(from: stored.fetchedAt))")
             return made
         }
-        // Long enough for the fetch to end on its own limits: each attempt, and the waits between.
-        let leaseSeconds = limits.timeout * Double(2 + request.retry.attempts) + 5 * Double(request.retry.attempts)
-        if await withinDeadline(shareTimeout, { await share.lease(key, for: leaseSeconds) }) ?? false {
-            let made: FreshValues<HTTPResponse>.Made
-            do {
-                made = try await fetch(request, limits: limits, lifetime: lifetime)
-            } catch {
-                settle { await share.release(key) }
-                throw error
+        // How long the holder's fetch may take on its own limits: each attempt, and the waits
+        // between. Its lease is much shorter and renewed meanwhile, so a holder that died is
+        // noticed within `leaseSeconds`, a slow one waited for.
+        let patience = limits.timeout * Double(2 + request.retry.attempts) + 5 * Double(request.retry.attempts)
+        let giveUp = ContinuousClock.now + .seconds(patience) + shareWait
+        // A few rounds of "take the lease, or wait for its holder": a round ends early when the
+        // holder goes, and the next takes the lease over. A store that cannot answer ends each
+        // round at once, so it costs a few quick calls, then this replica fetches.
+        for _ in 0..<Self.shareRounds {
+            if await withinDeadline(shareTimeout, { await share.lease(key, for: Self.leaseSeconds) }) ?? false {
+                let renewing = renewLease(key, share: share)
+                let made: FreshValues<HTTPResponse>.Made
+                do {
+                    made = try await fetch(request, limits: limits, lifetime: lifetime)
+                } catch {
+                    renewing.cancel()
+                    settle { await share.release(key) }
+                    throw error
+                }
+                renewing.cancel()
+                if let stored = made.keptUntil.flatMap({ Self.stored(made.value, fetchedAt: made.madeAt, freshUntil: $0) }) {
+                    settle { await share.store(key, stored) }
+                } else {
+                    settle { await share.release(key) }
+                }
+                return made
             }
-            if let stored = made.keptUntil.flatMap({ Self.stored(made.value, fetchedAt: made.madeAt, freshUntil: $0) }) {
-                settle { await share.store(key, stored) }
-            } else {
-                settle { await share.release(key) }
+            let left = ContinuousClock.now.duration(to: giveUp)
+            guard left > .zero else { break }
+            if let stored = await withinDeadline(left + shareTimeout, { await share.awaitStored(key, timeout: left) }) ?? nil,
+               let made = usable(stored, lifetime: lifetime) {
+                logger.debug("GET \(shown): stored by another replica")
+                return made
             }
-            return made
         }
-        if let stored = await withinDeadline(shareWait + shareTimeout, { [shareWait] in await share.awaitStored(key, timeout: shareWait) }) ?? nil,
-           let made = usable(stored, lifetime: lifetime) {
-            logger.debug("GET \(shown): stored by another replica")
-            return made
-        }
-        logger.debug("GET \(shown): no other replica stored it within \(shareWait); fetching it here")
+        logger.debug("GET \(shown): no other replica stored it; fetching it here")
         return try await fetch(request, limits: limits, lifetime: lifetime)
+    }
+
+    /// A lease's length: how soon a holder that died is noticed.
+    static let leaseSeconds = 10.0
+    /// Rounds of taking the lease or waiting for its holder before fetching regardless.
+    static let shareRounds = 3
+
+    /// Renews this replica's lease on `key` every third of its length until cancelled.
+    private func renewLease(_ key: String, share: any SharedDocuments) -> Task<Void, Never> {
+        let timeout = shareTimeout
+        return Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: .seconds(Self.leaseSeconds / 3)) } catch { return }
+                _ = await withinDeadline(timeout) { await share.renew(key, for: Self.leaseSeconds) }
+            }
+        }
     }
 
     /// Tells the store in the background, within `shareTimeout`: the answer is ready, and a

@@ -8,16 +8,18 @@ struct HistoryOptions: ParsableArguments {
     var noHistory = false
 
     /// The recorder for this run, nil when `--no-history` or `"history": {"enabled": false}`
-    /// turns recording off. Nothing is opened until the first observation.
+    /// turns recording off. Nothing is opened until the first observation. What the store
+    /// cannot take meanwhile waits in a spool file in the state folder (`HistorySpool`).
     func recorder(runtime: Runtime, environment: [String: String], logger: Logger) throws -> HistoryRecorder? {
         guard !noHistory, runtime.configuration.history.enabled else { return nil }
-        return try Self.recorder(runtime: runtime, environment: environment, logger: logger)
+        let folder = Configuration.HistorySettings.defaultPath(environment: environment).deletingLastPathComponent()
+        return try Self.recorder(runtime: runtime, environment: environment, logger: logger, spool: HistorySpool(folder: folder))
     }
 
     /// A recorder for the configured store, whether or not recording is on.
-    static func recorder(runtime: Runtime, environment: [String: String], logger: Logger) throws -> HistoryRecorder {
+    static func recorder(runtime: Runtime, environment: [String: String], logger: Logger, spool: HistorySpool? = nil) throws -> HistoryRecorder {
         HistoryRecorder(location: try location(runtime.configuration.history, environment: environment),
-                        retain: runtime.configuration.history.retain, catalog: runtime.catalog, logger: logger)
+                        retain: runtime.configuration.history.retain, catalog: runtime.catalog, logger: logger, spool: spool)
     }
 
     /// Where the config (or `$CONDITIONS_HISTORY_URL`) keeps history; a database's password is

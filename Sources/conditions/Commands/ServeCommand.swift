@@ -57,13 +57,21 @@ struct ServeCommand: AsyncParsableCommand {
             if let token = resolved.settings.token { LogSetup.secrets.withLock { _ = $0.insert(token) } }
             if let warning = resolved.warning { write("conditions: \(warning)\n", to: .standardError) }
             recorder = try history.recorder(runtime: runtime, environment: global.environment, logger: logger)
+            // A login the database refuses stops the server before it listens (exit 2).
+            if let recorder { try await HistoryOptions.checkLogin(recorder.location, logger: logger) }
+            // Replicas sharing PostgreSQL share upstream documents and change announcements too.
+            var fleet: FleetDatabase?
+            if let recorder, case .postgres(let database) = recorder.location {
+                do { fleet = try FleetDatabase(database: database, logger: logger) } catch {
+                    throw Failure.configuration(ConfigurationError("history: \(database.displayURL): \(error)"))
+                }
+            }
             server = ConditionsServer(runtime: runtime, settings: resolved.settings,
                                       cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger,
-                                      history: recorder)
+                                      history: recorder, fleet: fleet)
         } catch let error as ConfigurationError {
             throw Failure.configuration(error)
         }
-        if let recorder { try await HistoryOptions.checkLogin(recorder.location, logger: logger) }
         DescriptorLimit.raise(logger: logger)
         do {
             try await server.run { address in write("conditions: listening on http://\(address)\n", to: .standardError) }
