@@ -121,10 +121,26 @@ import Testing
         }
     }
 
-    /// The nginx front docs/server.md gives, on loopback: round robin over the replicas, no
-    /// cache of its own (the fleet's sharing is what is tested).
-    static func nginxConfig(prefix: String, port: Int, replicas: [Int]) -> String {
-        """
+    /// The nginx front docs/server.md gives (its `upstream` and `server` blocks as written),
+    /// on loopback: the documented replicas' ports replaced by the running ones, `listen 80` by
+    /// a free port, inside the `http` block a test's nginx needs.
+    static func nginxConfig(prefix: String, port: Int, replicas: [Int]) throws -> String {
+        let doc = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/server.md"), encoding: .utf8)
+        let start = try #require(doc.range(of: "```nginx\nupstream conditions {\n"), "docs/server.md has no fleet nginx block")
+        let end = try #require(doc[start.upperBound...].range(of: "```"))
+        let documented = "upstream conditions {\n" + doc[start.upperBound..<end.lowerBound]
+        var lines: [String] = []
+        var replaced = false
+        for line in documented.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if line.contains("server 127.0.0.1:808") {
+                if !replaced { lines += replicas.map { "    server 127.0.0.1:\($0) max_fails=0;" } }
+                replaced = true
+            } else {
+                lines.append(line.replacingOccurrences(of: "listen 80;", with: "listen 127.0.0.1:\(port);"))
+            }
+        }
+        #expect(replaced && lines.contains { $0.contains("listen 127.0.0.1:\(port);") }, "the documented block changed shape")
+        return """
         \(getuid() == 0 ? "user root;" : "")
         worker_processes 1;
         error_log \(prefix)/error.log;
@@ -137,19 +153,7 @@ import Testing
             fastcgi_temp_path \(prefix)/fastcgi;
             uwsgi_temp_path \(prefix)/uwsgi;
             scgi_temp_path \(prefix)/scgi;
-            upstream conditions {
-        \(replicas.map { "        server 127.0.0.1:\($0) max_fails=0;" }.joined(separator: "\n"))
-                keepalive 32;
-            }
-            server {
-                listen 127.0.0.1:\(port);
-                location / {
-                    proxy_pass http://conditions;
-                    proxy_http_version 1.1;
-                    proxy_set_header Connection "";
-                    proxy_read_timeout 120s;
-                }
-            }
+        \(lines.joined(separator: "\n"))
         }
         """
     }

@@ -94,4 +94,35 @@ import Testing
         #expect(ended.status == 0, "\(ended.stderr)")
         #expect(!ended.stderr.contains(token))
     }
+
+    /// The fleet's template unit (docs/server.md, "A fleet"): systemd accepts an instance of it,
+    /// and each replica gets a state folder (its history spool) and a cache of its own.
+    @Test func theDocumentedFleetUnitVerifies() async throws {
+        let doc = try String(contentsOf: CLI.packageRoot.appendingPathComponent("docs/server.md"), encoding: .utf8)
+        let heading = "```ini\n# /etc/systemd/system/conditions@.service\n"
+        let start = try #require(doc.range(of: heading), "docs/server.md has no \(heading)")
+        let end = try #require(doc[start.upperBound...].range(of: "```"))
+        let unit = String(doc[start.upperBound..<end.lowerBound])
+        let settings = Self.settings(unit)
+        func value(_ key: String) -> String? { settings.last { $0.key == key }?.value }
+        #expect(value("StateDirectory") == "conditions-%i")
+        #expect(value("CacheDirectory") == "conditions-%i")
+        #expect(value("Environment") == "XDG_STATE_HOME=%S/conditions-%i XDG_CACHE_HOME=%C/conditions-%i")
+        #expect(value("ExecStart")?.hasSuffix("--listen 127.0.0.1:%i") == true)
+        let environmentFile = try #require(value("EnvironmentFile"))
+
+        let dir = try CLI.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let envFile = dir.appendingPathComponent("fleet.env")
+        try "CONDITIONS_DB_PASSWORD=secret\n".write(to: envFile, atomically: true, encoding: .utf8)
+        let local = unit.replacingOccurrences(of: "/usr/local/bin/conditions", with: CLI.binary.path)
+            .replacingOccurrences(of: environmentFile, with: envFile.path)
+        // systemd-analyze verifies an instance: the template under an instance's name.
+        let unitFile = dir.appendingPathComponent("conditions@8081.service")
+        try local.write(to: unitFile, atomically: true, encoding: .utf8)
+        let verify = try await CLI.runProgram(URL(fileURLWithPath: "/usr/bin/systemd-analyze"), ["verify", unitFile.path], in: dir,
+                                              environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
+        #expect(verify.status == 0, "\(verify.stderr)")
+        #expect(!verify.stderr.contains("conditions@"), "\(verify.stderr)")
+    }
 }
