@@ -133,6 +133,36 @@ import Testing
         }
     }
 
+    @Test func changesStoredWhileNotListeningAreToldOnReconnecting() async throws {
+        try await PostgresCluster.with { cluster in
+            try await Self.replica(cluster) { a in
+                let heard = Heard(a.announcements())
+                defer { heard.cancel() }
+                let store = try await PostgresHistoryStore.open(
+                    HistoryDatabase(host: "127.0.0.1", port: cluster.port, user: cluster.user, database: cluster.database,
+                                    password: cluster.password, sslmode: .disable, sslrootcert: nil),
+                    logger: Logger(label: "fleet-test"))
+                defer { Task { await store.close() } }
+                // A change recorded through the store is announced when it commits.
+                #expect(await Self.eventually {
+                    _ = try? await store.record([HistoryObservation(urn: "pass:stevens", at: Date(), state: ResultState(status: "open"), result: [:])])
+                    try? await Task.sleep(for: .milliseconds(100))
+                    return !heard.all.isEmpty
+                })
+                // One written behind the function's back announces nothing; then the listening
+                // connection is cut. Reconnecting, the replica tells it from history.
+                try await cluster.psql("""
+                    INSERT INTO conditions_history_changes (urn, first_seen, last_seen, status, key, result)
+                    VALUES ('pass:white', now(), now(), 'closed', '\\x00', '{}')
+                    """, database: cluster.database)
+                try await cluster.psql("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE query LIKE 'LISTEN%'")
+                #expect(await Self.eventually { heard.all.contains { if case .change(_, "pass:white") = $0 { true } else { false } } },
+                        "\(heard.all)")
+                #expect(heard.all.contains(.resumed))
+            }
+        }
+    }
+
     @Test func theDatabaseGoingAwayIsNoticedAndItsReturnToo() async throws {
         try await PostgresCluster.with { cluster in
             try await Self.replica(cluster) { a in

@@ -44,6 +44,8 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     private let state = Mutex<Availability>(.unknown)
     private let listeners = Mutex<[Int: AsyncStream<Announcement>.Continuation]>([:])
     private let nextListener = Mutex(0)
+    /// The highest change id announced so far: where catching up after a lost connection starts.
+    private let lastAnnounced = Mutex<Int64>(0)
 
     /// A fleet database reached through `configuration`; nothing is connected until `run`.
     package init(configuration: PostgresClient.Configuration, shownURL: String, logger: Logger) {
@@ -247,9 +249,8 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
         return stream
     }
 
-    /// The changes any replica stored, as event streams hear of them. (After the listening
-    /// connection was lost, a change missed meanwhile reaches a stream with the next notice
-    /// of its URN, or when the client resumes from history with `Last-Event-ID`.)
+    /// The changes any replica stored, as event streams hear of them (after the listening
+    /// connection was lost, those stored meanwhile are read from history and told first).
     package func changes() -> AsyncStream<RecordedChange> {
         let announcements = announcements()
         return AsyncStream(bufferingPolicy: .bufferingNewest(4096)) { continuation in
@@ -271,11 +272,27 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     }
 
     private func broadcast(_ announcement: Announcement) {
+        if case .change(let id, _) = announcement { lastAnnounced.withLock { $0 = max($0, id) } }
         for listener in listeners.withLock({ Array($0.values) }) { listener.yield(announcement) }
     }
 
+    /// The changes history holds after `id` (at most 1,000, oldest first), as announcements:
+    /// what a replica missed while its listening connection was down. None before any
+    /// announcement was heard (nothing to catch up from).
+    private func changesStored(after id: Int64) async -> [Announcement] {
+        guard id > 0 else { return [] }
+        return await bounded { [client, logger] in
+            let rows = try await client.query("""
+                SELECT id, urn FROM conditions_history_changes WHERE id > \(id) ORDER BY id LIMIT 1000
+                """, logger: logger)
+            var missed: [Announcement] = []
+            for try await (id, urn) in rows.decode((Int64, String).self) { missed.append(.change(id: id, urn: urn)) }
+            return missed
+        } ?? []
+    }
+
     /// Holds one connection listening on the channel; when it is lost, waits (with a backoff)
-    /// and listens again, then says `resumed` so listeners catch up on what they missed.
+    /// and listens again, announces what history stored meanwhile, then says `resumed`.
     private func listen() async {
         var backoff = Backoff()
         var listenedBefore = false
@@ -283,7 +300,11 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
             do {
                 try await client.withConnection { connection in
                     try await connection.listen(on: Self.channel) { notifications in
-                        if listenedBefore { self.broadcast(.resumed) }
+                        if listenedBefore {
+                            // What was stored while this replica was not listening, from history.
+                            for missed in await self.changesStored(after: self.lastAnnounced.withLock { $0 }) { self.broadcast(missed) }
+                            self.broadcast(.resumed)
+                        }
                         listenedBefore = true
                         backoff.reset()
                         for try await notification in notifications {
@@ -336,21 +357,14 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     /// Runs `work` for at most `deadline`; nil when it failed or took longer (it is then
     /// cancelled and left to end on its own, never waited for).
     private func bounded<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async -> T? {
-        let race = Race<T>()
         let logger = logger
-        return await withCheckedContinuation { continuation in
-            race.start(continuation)
-            let task = Task {
-                do { race.finish(try await work()) } catch {
-                    logger.debug("fleet: \(Self.describe(error))")
-                    race.finish(nil)
-                }
-            }
-            Task {
-                try? await Task.sleep(for: Self.deadline)
-                if race.finish(nil) { task.cancel() }
+        let outcome: T?? = await withinDeadline(Self.deadline) {
+            do { return try await work() } catch {
+                logger.debug("fleet: \(Self.describe(error))")
+                return nil
             }
         }
+        return outcome ?? nil
     }
 
     /// One line for a PostgreSQL error: the server's message when it sent one.
@@ -382,20 +396,4 @@ struct Backoff {
     }
 
     mutating func reset() { current = 0.5 }
-}
-
-/// The first of a piece of work and its deadline to finish resumes the waiter; the other finds
-/// it already resumed.
-private final class Race<T: Sendable>: Sendable {
-    private let waiter = Mutex<CheckedContinuation<T?, Never>?>(nil)
-
-    func start(_ continuation: CheckedContinuation<T?, Never>) { waiter.withLock { $0 = continuation } }
-
-    /// Resumes the waiter with `value` if nothing did yet; whether this did.
-    @discardableResult
-    func finish(_ value: T?) -> Bool {
-        guard let waiting = waiter.withLock({ $0.take() }) else { return false }
-        waiting.resume(returning: value)
-        return true
-    }
 }
