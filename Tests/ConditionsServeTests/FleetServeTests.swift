@@ -43,11 +43,21 @@ import Testing
                 "XDG_STATE_HOME": own.appendingPathComponent("state").path, "XDG_CACHE_HOME": own.appendingPathComponent("cache").path]
     }
 
-    static func upstream() throws -> LoopbackServer {
-        let upstream = LoopbackServer()
-        upstream.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
+    /// A throwaway cluster, a WSDOT API stand-in (`upstream`, else one serving the winter
+    /// feed) and the fleet's config (`ttl` s) for `body`; all gone afterwards.
+    static func fleet(ttl: Int, upstream given: LoopbackServer? = nil,
+                      _ body: (PostgresCluster, LoopbackServer, URL) async throws -> Void) async throws {
+        let upstream = given ?? LoopbackServer()
+        if given == nil {
+            upstream.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
+        }
         try upstream.start()
-        return upstream
+        defer { upstream.stop() }
+        try await PostgresCluster.with { cluster in
+            let dir = try config(cluster: cluster, upstream: upstream, ttl: ttl)
+            defer { try? FileManager.default.removeItem(at: dir) }
+            try await body(cluster, upstream, dir)
+        }
     }
 
     /// `count` replicas of `dir`'s config, started one after another, running `body`.
@@ -77,11 +87,7 @@ import Testing
 
     @Test func aThousandColdRequestsAcrossThreeReplicasBehindNginxCostOneFeedRequest() async throws {
         try #require(FileManager.default.isExecutableFile(atPath: NginxCacheTests.nginx), "nginx-light is not installed (scripts/dev installs it)")
-        try await PostgresCluster.with { cluster in
-            let upstream = try Self.upstream()
-            defer { upstream.stop() }
-            let dir = try Self.config(cluster: cluster, upstream: upstream, ttl: 300)
-            defer { try? FileManager.default.removeItem(at: dir) }
+        try await Self.fleet(ttl: 300) { cluster, upstream, dir in
             try await Self.replicas(3, cluster: cluster, dir: dir) { replicas in
                 let prefix = dir.appendingPathComponent("nginx")
                 try FileManager.default.createDirectory(at: prefix, withIntermediateDirectories: true)
@@ -140,32 +146,13 @@ import Testing
             }
         }
         #expect(replaced && lines.contains { $0.contains("listen 127.0.0.1:\(port);") }, "the documented block changed shape")
-        return """
-        \(getuid() == 0 ? "user root;" : "")
-        worker_processes 1;
-        error_log \(prefix)/error.log;
-        pid \(prefix)/nginx.pid;
-        events { worker_connections 4096; }
-        http {
-            access_log off;
-            client_body_temp_path \(prefix)/body;
-            proxy_temp_path \(prefix)/proxy;
-            fastcgi_temp_path \(prefix)/fastcgi;
-            uwsgi_temp_path \(prefix)/uwsgi;
-            scgi_temp_path \(prefix)/scgi;
-        \(lines.joined(separator: "\n"))
-        }
-        """
+        return NginxCacheTests.preamble(prefix: prefix, connections: 4096) + "\n" + lines.joined(separator: "\n") + "\n}\n"
     }
 
     // MARK: History and events across replicas
 
     @Test func aChangeOnOneReplicaReachesAnothersHistoryAndEventStreams() async throws {
-        try await PostgresCluster.with { cluster in
-            let upstream = try Self.upstream()
-            defer { upstream.stop() }
-            let dir = try Self.config(cluster: cluster, upstream: upstream, ttl: 300)
-            defer { try? FileManager.default.removeItem(at: dir) }
+        try await Self.fleet(ttl: 300) { cluster, upstream, dir in
             try await Self.replicas(2, cluster: cluster, dir: dir) { replicas in
                 let (a, b) = (replicas[0], replicas[1])
                 for replica in replicas { #expect(try await Self.eventually { try await replica.request("/readyz").status == 200 }) }
@@ -205,11 +192,7 @@ import Testing
     }
 
     @Test func restartingPostgreSQLUnderLoadFailsNoRequestAndLosesNoChange() async throws {
-        try await PostgresCluster.with { cluster in
-            let upstream = try Self.upstream()
-            defer { upstream.stop() }
-            let dir = try Self.config(cluster: cluster, upstream: upstream, ttl: 1)
-            defer { try? FileManager.default.removeItem(at: dir) }
+        try await Self.fleet(ttl: 1) { cluster, upstream, dir in
             try await Self.replicas(2, cluster: cluster, dir: dir) { replicas in
                 for replica in replicas { #expect(try await Self.eventually { try await replica.request("/readyz").status == 200 }) }
                 let load = Load()
@@ -265,18 +248,14 @@ import Testing
     }
 
     @Test func killingTheReplicaHoldingALeaseStallsNothing() async throws {
-        try await PostgresCluster.with { cluster in
-            let upstream = LoopbackServer()
-            let body = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
-            let calls = Counter()
-            // The first feed request never ends; the next ones answer.
-            upstream.route("/api/GetMountainPassConditionsAsJson") { _ in
-                calls.next() == 1 ? LoopbackServer.Response.json(body).delayed(3600) : .json(body)
-            }
-            try upstream.start()
-            defer { upstream.stop() }
-            let dir = try Self.config(cluster: cluster, upstream: upstream, ttl: 300)
-            defer { try? FileManager.default.removeItem(at: dir) }
+        let upstream = LoopbackServer()
+        let body = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
+        let calls = Counter()
+        // The first feed request never ends; the next ones answer.
+        upstream.route("/api/GetMountainPassConditionsAsJson") { _ in
+            calls.next() == 1 ? LoopbackServer.Response.json(body).delayed(3600) : .json(body)
+        }
+        try await Self.fleet(ttl: 300, upstream: upstream) { cluster, _, dir in
             try await Self.replicas(2, cluster: cluster, dir: dir) { replicas in
                 let (a, b) = (replicas[0], replicas[1])
                 for replica in replicas { #expect(try await Self.eventually { try await replica.request("/readyz").status == 200 }) }
@@ -294,11 +273,7 @@ import Testing
     }
 
     @Test func unreachableAtStartServesAndRecordsOnceItReturns() async throws {
-        try await PostgresCluster.with { cluster in
-            let upstream = try Self.upstream()
-            defer { upstream.stop() }
-            let dir = try Self.config(cluster: cluster, upstream: upstream, ttl: 300)
-            defer { try? FileManager.default.removeItem(at: dir) }
+        try await Self.fleet(ttl: 300) { cluster, upstream, dir in
             try await cluster.stop()
             let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: Self.environment(cluster, dir: dir, replica: 0)) { server in
                 #expect(try await server.request("/healthz").status == 200)
@@ -323,11 +298,7 @@ import Testing
     }
 
     @Test func aWrongPasswordIsAConfigurationErrorForCheckAndServe() async throws {
-        try await PostgresCluster.with { cluster in
-            let upstream = try Self.upstream()
-            defer { upstream.stop() }
-            let dir = try Self.config(cluster: cluster, upstream: upstream, ttl: 300)
-            defer { try? FileManager.default.removeItem(at: dir) }
+        try await Self.fleet(ttl: 300) { cluster, upstream, dir in
             var environment = Self.environment(cluster, dir: dir, replica: 0)
             environment[Self.passwordVariable] = "not-the-password"
             let shown = "postgres://\(cluster.user)@127.0.0.1:\(cluster.port)/\(cluster.database)"

@@ -49,13 +49,15 @@ import SystemPackage
         }
     }
 
-    static func config(prefix: String, port: Int, backend: Int) -> String {
+    /// What a test's nginx needs before its own `http` settings: everything under `prefix`
+    /// (logs, pid, temporary files), as root or not. Ends inside the open `http` block.
+    static func preamble(prefix: String, connections: Int = 1024) -> String {
         """
         \(getuid() == 0 ? "user root;" : "")
         worker_processes 1;
         error_log \(prefix)/error.log;
         pid \(prefix)/nginx.pid;
-        events { worker_connections 1024; }
+        events { worker_connections \(connections); }
         http {
             access_log off;
             client_body_temp_path \(prefix)/body;
@@ -63,6 +65,12 @@ import SystemPackage
             fastcgi_temp_path \(prefix)/fastcgi;
             uwsgi_temp_path \(prefix)/uwsgi;
             scgi_temp_path \(prefix)/scgi;
+        """
+    }
+
+    static func config(prefix: String, port: Int, backend: Int) -> String {
+        """
+        \(preamble(prefix: prefix))
             proxy_cache_path \(prefix)/cache keys_zone=conditions:1m;
             server {
                 listen 127.0.0.1:\(port);

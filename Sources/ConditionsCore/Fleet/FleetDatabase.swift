@@ -65,20 +65,10 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
                   shownURL: database.displayURL, logger: logger)
     }
 
-    /// libpq's `sslmode` as the pool's TLS settings (the same rules as `PostgresHistoryStore.tls`).
+    /// libpq's `sslmode` as the pool's TLS settings (`PostgresHistoryStore.tlsConfiguration`).
     static func tls(_ database: HistoryDatabase) throws -> PostgresClient.Configuration.TLS {
-        var configuration = TLSConfiguration.makeClientConfiguration()
-        switch database.sslmode {
-        case .disable:
-            return .disable
-        case .prefer, .require:
-            configuration.certificateVerification = .none
-            return database.sslmode == .prefer ? .prefer(configuration) : .require(configuration)
-        case .verifyFull:
-            configuration.certificateVerification = .fullVerification
-            if let root = database.sslrootcert { configuration.trustRoots = .file(root.path) }
-            return .require(configuration)
-        }
+        guard let configuration = try PostgresHistoryStore.tlsConfiguration(database) else { return .disable }
+        return database.sslmode == .prefer ? .prefer(configuration) : .require(configuration)
     }
 
     /// Whether the database answered its last check.

@@ -292,15 +292,20 @@ package final class PostgresHistoryStore: HistoryStoring {
 
     /// libpq's `sslmode` as postgres-nio's TLS settings.
     static func tls(_ database: HistoryDatabase) throws -> PostgresConnection.Configuration.TLS {
+        guard let configuration = try tlsConfiguration(database) else { return .disable }
+        let context = try NIOSSLContext(configuration: configuration)
+        return database.sslmode == .prefer ? .prefer(context) : .require(context)
+    }
+
+    /// What `sslmode` asks of TLS (nil: none), for this store's connection and the fleet's pool.
+    static func tlsConfiguration(_ database: HistoryDatabase) throws -> TLSConfiguration? {
         var configuration = TLSConfiguration.makeClientConfiguration()
         switch database.sslmode {
         case .disable:
-            return .disable
+            return nil
         case .prefer, .require:
             // libpq's prefer and require encrypt without verifying whom they talk to.
             configuration.certificateVerification = .none
-            let context = try NIOSSLContext(configuration: configuration)
-            return database.sslmode == .prefer ? .prefer(context) : .require(context)
         case .verifyFull:
             // NIOSSL checks a certificate against a host name (SNI), never an IP address: with an
             // address nothing would check whom the chain was issued to.
@@ -309,8 +314,8 @@ package final class PostgresHistoryStore: HistoryStoring {
             }
             configuration.certificateVerification = .fullVerification
             if let root = database.sslrootcert { configuration.trustRoots = .file(root.path) }
-            return .require(try NIOSSLContext(configuration: configuration))
         }
+        return configuration
     }
 
     /// Milliseconds since 1970, as both stores keep times.
