@@ -37,6 +37,16 @@ import Testing
             #expect(changes.first?["observations"] as? Int == 2)
             #expect(changes.first?["firstSeen"] as? String == "2026-11-21T14:00:00Z")
             #expect(changes.first?["lastSeen"] as? String == "2026-11-21T14:30:00Z")
+            // The MCP tool reads the same database.
+            let mcp = try await MCPSession.converse(["mcp", "--config", "sources.json"], in: dir, environment: environment, timeout: 60) { session in
+                try await session.send([MCPCacheTests.initialize])
+                await session.waitForReply(to: 1)
+                try await session.send([MCPHistoryTests.call(2, #"{"urn": "pass:stevens", "since": "36500d"}"#)])
+                await session.waitForReply(to: 2)
+            }
+            let (replies, _) = try MCPServerTests.replies(mcp)
+            let fromMCP = (replies[2]?["result"] as? [String: Any])?["structuredContent"] as? [String: Any]
+            #expect((fromMCP?["changes"] as? [[String: Any]])?.compactMap { $0["status"] as? String } == ["open", "closed"], "\(replies[2] ?? [:])")
             let watched = try await HistoryCLITests.history(["pass:white"], in: dir, environment: environment)
             #expect(watched.reduce(0) { $0 + ($1["observations"] as? Int ?? 0) } == 2, "both polls recorded: \(watched)")
             // CONDITIONS_HISTORY_URL wins over the config.

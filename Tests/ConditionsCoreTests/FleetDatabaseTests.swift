@@ -119,14 +119,14 @@ import Testing
                     let theirs = Heard(b.announcements())
                     let own = Heard(a.announcements())
                     defer { theirs.cancel(); own.cancel() }
-                    // LISTEN is up once an announcement made after it arrives: announce until one does.
+                    // Each LISTEN is up once an announcement made after it arrives: announce until
+                    // both replicas have heard one (the announcing replica hears itself too).
                     #expect(await Self.eventually {
                         await a.announce(change: 17, urn: "pass:stevens")
                         try? await Task.sleep(for: .milliseconds(100))
-                        return !theirs.all.isEmpty
+                        return !theirs.all.isEmpty && !own.all.isEmpty
                     })
                     #expect(theirs.all.first == .change(id: 17, urn: "pass:stevens"))
-                    #expect(await Self.eventually { !own.all.isEmpty }, "the announcing replica hears itself too")
                     #expect(own.all.allSatisfy { $0 == .change(id: 17, urn: "pass:stevens") })
                 }
             }
