@@ -7,7 +7,8 @@ import Synchronization
 
 /// What replicas of `conditions serve` share through PostgreSQL besides history: upstream
 /// documents one replica fetched (so the others need not), the leases saying who is fetching
-/// one now, and announcements of changes any replica recorded.
+/// one now, and announcements of changes any replica recorded (made by the history store's
+/// record function when a change commits, `postgres-2.sql`; heard here).
 ///
 /// No request may wait on PostgreSQL for long or fail because of it: every call here is
 /// bounded (`FleetDatabase.deadline`) and answers "nothing shared" when the database is slow
@@ -223,13 +224,6 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
 
     // MARK: Announcements
 
-    /// Tells every replica (this one included) that change `id` of `urn` was recorded.
-    package func announce(change id: Int64, urn: String) async {
-        _ = await bounded { [client, logger] in
-            try await client.query("SELECT pg_notify(\(Self.channel), \("\(id) \(urn)"))", logger: logger)
-        }
-    }
-
     /// Every announcement from now on, until `run` ends or the stream is dropped.
     package func announcements() -> AsyncStream<Announcement> {
         let (stream, continuation) = AsyncStream<Announcement>.makeStream(bufferingPolicy: .bufferingNewest(4096))
@@ -315,6 +309,7 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     /// Asks the database every few seconds whether it answers; logs when that changes.
     private func watchHealth() async {
         var backoff = Backoff()
+        var checks = 0
         while !Task.isCancelled {
             let wasReady = state.withLock { $0 == .ready }
             // Becoming ready includes having the shared tables (made once, by whichever replica
@@ -339,6 +334,9 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
                 if case .unavailable = before { logger.notice("fleet: PostgreSQL at \(shownURL) answers again") }
                 backoff.reset()
                 wait = .seconds(5)
+                checks += 1
+                // Documents long stale and expired leases go every 5 minutes or so.
+                if checks % 60 == 0 { await prune() }
             }
             do { try await Task.sleep(for: wait) } catch { return }
         }
