@@ -27,9 +27,9 @@ import Testing
         return server
     }
 
-    static func documents(_ clock: TestClock, share: (any SharedDocuments)? = nil, shareTimeout: Duration = .seconds(2),
+    static func documents(_ clock: TestClock, share: (any SharedDocuments)? = nil, shareTimeout: Duration = .seconds(2), leaseSeconds: Double = 10,
                           shareWait: Duration = .seconds(120)) -> UpstreamDocuments {
-        UpstreamDocuments(share: share, shareTimeout: shareTimeout, shareWait: shareWait, clock: { clock.now }, logger: logger)
+        UpstreamDocuments(share: share, shareTimeout: shareTimeout, shareWait: shareWait, leaseSeconds: leaseSeconds, clock: { clock.now }, logger: logger)
     }
 
     /// Sends `request` through a reader of its own (a resolution of its own), `count` at once.
@@ -171,9 +171,9 @@ import Testing
         defer { upstream.stop() }
         let share = InMemorySharedDocuments()
         let request = HTTPRequest(url: upstream.url("/feed"))
-        // Another replica leased the document and never stored it.
-        #expect(await share.lease(UpstreamDocuments.key(for: request, limits: HTTPLimits()), for: 3600))
-        let documents = Self.documents(TestClock(), share: share, shareWait: .milliseconds(200))
+        // Another replica leased the document, then died: it never stored it, nor renewed the lease.
+        #expect(await share.lease(UpstreamDocuments.key(for: request, limits: HTTPLimits()), for: 0.3))
+        let documents = Self.documents(TestClock(), share: share, leaseSeconds: 0.3, shareWait: .milliseconds(200))
         #expect(try await Self.get(documents, request)[0].status == 200)
         #expect(upstream.requestCount("/feed") == 1, "fetched here once the wait ran out")
         // Kept here meanwhile.

@@ -138,13 +138,15 @@ protocol ServedHTTP: Sendable {
 extension ServedHTTP {
     var base: String { "http://127.0.0.1:\(port)" }
 
-    /// One request; the whole body is read (at most 4 MiB).
+    /// One request; the whole body is read (at most 4 MiB). The deadline counts the wait for
+    /// one of the shared client's connections too: 1,000 requests at once queue behind a few, and
+    /// a loaded CI machine once took over 30 s to let the last through. It only bounds a hang.
     func request(_ path: String, method: HTTPMethod = .GET, headers: [(String, String)] = [], body: String? = nil) async throws -> Reply {
         var request = HTTPClientRequest(url: base + path)
         request.method = method
         for (name, value) in headers { request.headers.add(name: name, value: value) }
         if let body { request.body = .bytes(ByteBuffer(string: body)) }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(120))
         let bytes = try await response.body.collect(upTo: 4 << 20)
         return Reply(status: Int(response.status.code), headers: response.headers, body: String(buffer: bytes))
     }

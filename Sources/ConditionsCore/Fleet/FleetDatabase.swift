@@ -31,8 +31,12 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
         case unavailable(reason: String)
     }
 
-    /// How long any one call may wait for the database before the caller goes on without it.
+    /// How long any one call on a request's path may wait for the database before the caller
+    /// goes on without it.
     package static let deadline: Duration = .seconds(2)
+    /// How long storing or releasing a document may take: nobody waits for it (the caller runs
+    /// it in the background), and giving up early would leave the others waiting out a lease.
+    static let backgroundDeadline: Duration = .seconds(30)
     /// The channel announcements travel on.
     static let channel = "conditions_changes"
 
@@ -172,7 +176,7 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
 
     /// Stores what this replica fetched for `key` and releases its lease, in one transaction.
     package func store(_ key: String, _ document: StoredDocument) async {
-        _ = await bounded { [client, logger, holder] in
+        _ = await bounded(within: Self.backgroundDeadline) { [client, logger, holder] in
             try await client.withTransaction(logger: logger) { connection in
                 try await connection.query("""
                     INSERT INTO fleet_documents (key, status, headers, body, url, fetched_at, fresh_until)
@@ -189,7 +193,7 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     /// Gives up this replica's lease on `key` without storing (its fetch failed), so another
     /// may try at once rather than when the lease expires.
     package func release(_ key: String) async {
-        _ = await bounded { [client, logger, holder] in
+        _ = await bounded(within: Self.backgroundDeadline) { [client, logger, holder] in
             try await client.query("DELETE FROM fleet_leases WHERE key = \(key) AND holder = \(holder)", logger: logger)
         }
     }
@@ -344,9 +348,10 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
 
     /// Runs `work` for at most `deadline`; nil when it failed or took longer (it is then
     /// cancelled and left to end on its own, never waited for).
-    private func bounded<T: Sendable>(_ work: @escaping @Sendable () async throws -> T) async -> T? {
+    private func bounded<T: Sendable>(within deadline: Duration = FleetDatabase.deadline,
+                                      _ work: @escaping @Sendable () async throws -> T) async -> T? {
         let logger = logger
-        let outcome: T?? = await withinDeadline(Self.deadline) {
+        let outcome: T?? = await withinDeadline(deadline) {
             do { return try await work() } catch {
                 logger.debug("fleet: \(Self.describe(error))")
                 return nil

@@ -75,18 +75,21 @@ package final class UpstreamDocuments: Sendable {
     private let share: (any SharedDocuments)?
     private let shareTimeout: Duration
     private let shareWait: Duration
+    /// A lease's length: how soon a holder that died is noticed.
+    private let leaseSeconds: Double
     private let clock: @Sendable () -> Date
     private let logger: Logger
 
     /// Documents fetched through `clients` (each source's limits to its client; by default
     /// the process's libcurl client, retried: `HTTPClients.direct`), kept within `limits`,
     /// with `share` asked before any fetch. A call into `share` taking longer than
-    /// `shareTimeout` counts as no answer; a replica waits at most `shareWait` for another
-    /// holding a document's lease. `clock` says what time it is (tests move it); `observe`
+    /// `shareTimeout` counts as no answer (the store is then left out for that request); a
+    /// replica waits for another holding a document's lease as long as that one's fetch may
+    /// take, plus `shareWait`, or until it stops renewing its lease of `leaseSeconds`. `clock` says what time it is (tests move it); `observe`
     /// (a server's metrics) hears each answer and the number waiting; it must be quick and must
     /// not call back.
     package init(limits: Limits = UpstreamDocuments.standardLimits, share: (any SharedDocuments)? = nil,
-                 shareTimeout: Duration = .seconds(2), shareWait: Duration = .seconds(5),
+                 shareTimeout: Duration = .seconds(2), shareWait: Duration = .seconds(5), leaseSeconds: Double = 10,
                  clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
                  clients: (@Sendable (HTTPLimits) -> any HTTPClient)? = nil,
                  observe: (@Sendable (Observation) -> Void)? = nil) {
@@ -96,6 +99,7 @@ package final class UpstreamDocuments: Sendable {
         self.share = share
         self.shareTimeout = shareTimeout
         self.shareWait = shareWait
+        self.leaseSeconds = leaseSeconds
         self.clock = clock
         self.logger = logger
     }
@@ -154,8 +158,11 @@ package final class UpstreamDocuments: Sendable {
         // Nothing to share when nothing may be kept (the cache is off): in flight only.
         guard let share, lifetime.maxAge > 0 else { return try await fetch(request, limits: limits, lifetime: lifetime) }
         let shown = Redaction.redact(request.url)
-        if let stored = await withinDeadline(shareTimeout, { [clock] in await share.fresh(key, now: clock()) }) ?? nil,
-           let made = usable(stored, lifetime: lifetime) {
+        // A store that does not answer in time is left out of this request altogether.
+        guard let asked = await withinDeadline(shareTimeout, { [clock] in await share.fresh(key, now: clock()) }) else {
+            return try await fetch(request, limits: limits, lifetime: lifetime)
+        }
+        if let stored = asked, let made = usable(stored, lifetime: lifetime) {
             logger.debug("GET \(shown): from the shared store, fetched \(Timestamp.string(from: stored.fetchedAt))")
             return made
         }
@@ -167,8 +174,10 @@ package final class UpstreamDocuments: Sendable {
         // A few rounds of "take the lease, or wait for its holder": a round ends early when the
         // holder goes, and the next takes the lease over. A store that cannot answer ends each
         // round at once, so it costs a few quick calls, then this replica fetches.
+        let leaseSeconds = leaseSeconds
         for _ in 0..<Self.shareRounds {
-            if await withinDeadline(shareTimeout, { await share.lease(key, for: Self.leaseSeconds) }) ?? false {
+            guard let leased = await withinDeadline(shareTimeout, { await share.lease(key, for: leaseSeconds) }) else { break }
+            if leased {
                 let renewing = renewLease(key, share: share)
                 let made: FreshValues<HTTPResponse>.Made
                 do {
@@ -188,8 +197,8 @@ package final class UpstreamDocuments: Sendable {
             }
             let left = ContinuousClock.now.duration(to: giveUp)
             guard left > .zero else { break }
-            if let stored = await withinDeadline(left + shareTimeout, { await share.awaitStored(key, timeout: left) }) ?? nil,
-               let made = usable(stored, lifetime: lifetime) {
+            guard let waited = await withinDeadline(left + shareTimeout, { await share.awaitStored(key, timeout: left) }) else { break }
+            if let stored = waited, let made = usable(stored, lifetime: lifetime) {
                 logger.debug("GET \(shown): stored by another replica")
                 return made
             }
@@ -198,26 +207,29 @@ package final class UpstreamDocuments: Sendable {
         return try await fetch(request, limits: limits, lifetime: lifetime)
     }
 
-    /// A lease's length: how soon a holder that died is noticed.
-    static let leaseSeconds = 10.0
+    /// How long storing (or releasing) a document may take in the background.
+    static let settleTimeout: Duration = .seconds(30)
     /// Rounds of taking the lease or waiting for its holder before fetching regardless.
     static let shareRounds = 3
 
     /// Renews this replica's lease on `key` every third of its length until cancelled.
     private func renewLease(_ key: String, share: any SharedDocuments) -> Task<Void, Never> {
         let timeout = shareTimeout
+        let leaseSeconds = leaseSeconds
         return Task {
             while !Task.isCancelled {
-                do { try await Task.sleep(for: .seconds(Self.leaseSeconds / 3)) } catch { return }
-                _ = await withinDeadline(timeout) { await share.renew(key, for: Self.leaseSeconds) }
+                do { try await Task.sleep(for: .seconds(leaseSeconds / 3)) } catch { return }
+                _ = await withinDeadline(timeout) { await share.renew(key, for: leaseSeconds) }
             }
         }
     }
 
-    /// Tells the store in the background, within `shareTimeout`: the answer is ready, and a
+    /// Tells the store in the background, within `settleTimeout`: the answer is ready, and a
     /// slow store must not hold it.
     private func settle(_ call: @escaping @Sendable () async -> Void) {
-        let timeout = shareTimeout
+        // Nobody waits on it, and a store cut short leaves the others waiting out the lease
+        // and fetching again: a loaded database gets longer here than on a request's path.
+        let timeout = max(shareTimeout, Self.settleTimeout)
         Task { _ = await withinDeadline(timeout, call) }
     }
 
