@@ -45,10 +45,13 @@ enum FleetColdBurst {
                         rounds.append(try await burst(port: port, urns: urns, upstream: upstream))
                     }
                     let loadAfter = ServerLoad.loadAverage()
+                    var spread: [Int] = []
+                    for replica in fleet { spread.append(try await urnRequests(replica)) }
                     var figures: [Figure] = [
                         .plain(16, "feed requests, \(clientsText) cold clients × \(urns.count) pass URNs via nginx to \(replicas) replicas, per TTL",
                                value: Double(rounds.map(\.feedRequests).max() ?? 0), unit: "requests",
-                               text: rounds.map { "\($0.feedRequests) (\($0.answered)/\(clients) answered 200)" }.joined(separator: "; then "),
+                               text: rounds.map { "\($0.feedRequests) (\($0.answered)/\(clients) answered 200)" }.joined(separator: "; then ")
+                                   + "; replicas answered \(spread.map(String.init).joined(separator: " / "))",
                                target: "= 1 per TTL, all 200", passed: rounds.allSatisfy { $0.feedRequests == 1 && $0.answered == clients }),
                     ]
                     for (index, round) in rounds.enumerated() {
@@ -62,6 +65,15 @@ enum FleetColdBurst {
                 }
             }
         }
+    }
+
+    /// How many `GET /v1/urn/…` `server` has answered, from its `/metrics`.
+    static func urnRequests(_ server: RunningServer) async throws -> Int {
+        let reply = try await RawClients.exchange(port: server.port, count: 1, request: RawClients.get("/metrics"), timeout: 30)[0]
+        return String(decoding: reply.bytes, as: UTF8.self).split(separator: "\n")
+            .filter { $0.hasPrefix(#"conditions_http_requests_total{endpoint="/v1/urn""#) }
+            .compactMap { Double($0.split(separator: " ").last ?? "") }
+            .reduce(0) { $0 + Int($1) }
     }
 
     struct Round {

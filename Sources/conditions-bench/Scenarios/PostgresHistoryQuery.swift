@@ -44,7 +44,7 @@ enum PostgresHistoryQuery {
                 return run
             }
             // The release binary makes the schema (migrations) on an empty database.
-            try await conditions(["history", "--config", config, "--since", "1h", "pass:bench-0"])
+            _ = try await conditions(["history", "--config", config, "--since", "1h", "pass:bench-0"])
 
             let fillStarted = ContinuousClock.now
             try await cluster.psql(fillStatement(anchor: anchor), database: cluster.database)

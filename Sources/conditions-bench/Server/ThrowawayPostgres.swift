@@ -75,7 +75,7 @@ struct ThrowawayPostgres: Sendable {
             let chown = try await Subprocess.run(.path("/bin/chown"), arguments: ["-R", "nobody:nogroup", folder.path],
                                                  output: .discarded, error: .string(limit: 1 << 16))
             guard chown.terminationStatus == .exited(0) else {
-                throw Bench.Failed(description: "chown nobody \(folder.path) failed", detail: chown.standardError ?? "")
+                throw Bench.Failed(description: "chown nobody \(folder.path) failed", detail: chown.standardError)
             }
         }
         // The superuser over the folder's socket needs no password; every TCP login needs one.
@@ -119,9 +119,9 @@ struct ThrowawayPostgres: Sendable {
             output: .string(limit: 16 << 20), error: .string(limit: 1 << 20))
         guard result.terminationStatus == .exited(0) else {
             let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
-            throw Bench.Failed(description: "\(program) exited with \(result.terminationStatus): \((result.standardError ?? "").prefix(300))",
-                               detail: (result.standardError ?? "") + (result.standardOutput ?? "") + "\n" + log.suffix(2000))
+            throw Bench.Failed(description: "\(program) exited with \(result.terminationStatus): \(result.standardError.prefix(300))",
+                               detail: result.standardError + result.standardOutput + "\n" + log.suffix(2000))
         }
-        return result.standardOutput ?? ""
+        return result.standardOutput
     }
 }
