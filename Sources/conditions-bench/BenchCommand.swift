@@ -18,8 +18,12 @@ struct BenchCommand: AsyncParsableCommand {
         conditions serve (wrk, page weight, first paint in headless Chromium); 12 pass:all three ways: \
         the mobile feed, the plain-HTML fan-out, pages rendered by Chromium; 13 the history store \
         with 1,000,000 changes: write throughput, one URN's last 7 days, size on disk; 14 avalanche: and \
-        snowpack: for 16 passes (request counts); 15 one conditions serve, 30 clients × 16 cold pass URNs: feed requests per TTL. Exit \
-        status 1 when any target is missed.
+        snowpack: for 16 passes (request counts); 15 one conditions serve, 30 clients × 16 cold pass URNs: feed requests per TTL; 16 three \
+        serve replicas sharing a throwaway PostgreSQL behind nginx, 1,000 cold clients × 16 pass \
+        URNs: feed requests per TTL and latency; 17 wrk through nginx to those replicas, to one \
+        of them, and to one replica on SQLite; 18 a PostgreSQL history store with 1,000,000 \
+        changes: one URN's last 7 days (16–18 need PostgreSQL, nginx-light and wrk). Exit status 1 \
+        when any target is missed.
         """)
 
     @Option(help: "Measured runs per figure (default: 15 for fast scenarios, 5–7 for slow ones).")
@@ -28,7 +32,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Latency of each loopback response, in milliseconds.")
     var latency: Int = 200
 
-    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–15); repeat for several.")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–18); repeat for several.")
     var scenarios: [Int] = []
 
     @Flag(help: "Print the machine and every figure as JSON instead of the table.")
@@ -38,12 +42,12 @@ struct BenchCommand: AsyncParsableCommand {
     var binary: String?
 
     /// Every scenario, in the order they run.
-    static let all = Array(1...15)
+    static let all = Array(1...18)
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
-        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–15") }
+        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–18") }
     }
 
     func run() async throws {
@@ -81,6 +85,9 @@ struct BenchCommand: AsyncParsableCommand {
                 case 13: figures += try await HistoryStoreFill.run(bench)
                 case 14: figures += try await MountainReport.run(bench)
                 case 15: figures += try await ColdPasses.run(bench)
+                case 16: figures += try await FleetColdBurst.run(bench)
+                case 17: figures += try await FleetLatency.run(bench)
+                case 18: figures += try await PostgresHistoryQuery.run(bench)
                 default: break // validate() admits only the scenarios above
                 }
             } catch {

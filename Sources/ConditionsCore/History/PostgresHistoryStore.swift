@@ -228,10 +228,15 @@ package final class PostgresHistoryStore: HistoryStoring {
         let connection = try await connected()
         do {
             var changes: [HistoryChange] = []
-            let rows = try await connection.query(query, logger: logger)
-            for try await (id, urn, first, last, observations, status, result) in rows.decode((Int64, String, Int64, Int64, Int32, String, String).self) {
-                changes.append(HistoryChange(id: id, urn: urn, firstSeen: Self.date(first), lastSeen: Self.date(last),
-                                             observations: Int(observations), status: status, resultText: result))
+            // Each column decoded as its own type, not the row as one tuple: postgres-nio's
+            // tuple decoding is generic over a parameter pack the compiler does not specialize,
+            // and looked up type metadata per row, ~37 % of a week's read (docs/performance.md, issue 35).
+            for try await row in try await connection.query(query, logger: logger) {
+                let cells = row.makeRandomAccess()
+                changes.append(HistoryChange(id: try cells[0].decode(Int64.self), urn: try cells[1].decode(String.self),
+                                             firstSeen: Self.date(try cells[2].decode(Int64.self)), lastSeen: Self.date(try cells[3].decode(Int64.self)),
+                                             observations: Int(try cells[4].decode(Int32.self)), status: try cells[5].decode(String.self),
+                                             resultText: try cells[6].decode(String.self)))
             }
             return changes
         } catch {

@@ -44,7 +44,7 @@ enum ServerLoad {
             // (a shared machine) weighs on both; each figure is the median of its rounds.
             let targets = [("nginx-moon", "/moon.json"), ("moon", "/v1/urn/moon:now"), ("nginx-pass", "/pass.json"), ("pass", "/v1/urn/pass:snoqualmie")]
             var runs: [String: [WrkRun]] = [:]
-            try await StaticNginx.with(files: files, workspace: bench.workspace) { port, nginx in
+            try await Nginx.with(files: files, workspace: bench.workspace) { port, nginx in
                 for _ in 0..<bench.runs(3) {
                     for (key, path) in targets {
                         let ofNginx = key.hasPrefix("nginx")

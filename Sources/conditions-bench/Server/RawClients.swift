@@ -14,6 +14,8 @@ final class RawClients: @unchecked Sendable {
         /// The status code of the first response line; 0 when none arrived.
         let status: Int
         let bytes: [UInt8]
+        /// Seconds from this connection's request written to its answer complete.
+        var seconds: Double = .nan
     }
 
     private var descriptors: [Int32]
@@ -49,7 +51,10 @@ final class RawClients: @unchecked Sendable {
               timeout: Double) async throws -> [Reply] {
         let descriptors = self.descriptors
         return try await Self.onThread {
-            for fd in descriptors {
+            var sentAt = [Double](repeating: .nan, count: descriptors.count)
+            var doneAt = [Double](repeating: .nan, count: descriptors.count)
+            for (index, fd) in descriptors.enumerated() {
+                sentAt[index] = Clock.now()
                 var sent = 0
                 while sent < request.count {
                     let written = request.withUnsafeBytes { write(fd, $0.baseAddress! + sent, request.count - sent) }
@@ -77,13 +82,16 @@ final class RawClients: @unchecked Sendable {
                     let got = chunk.withUnsafeMutableBytes { read(descriptors[index], $0.baseAddress, $0.count) }
                     if got > 0 {
                         buffers[index] += chunk[0..<got]
-                        if complete(buffers[index]) { pending.remove(index) }
+                        if complete(buffers[index]) {
+                            pending.remove(index)
+                            doneAt[index] = Clock.now()
+                        }
                     } else if got == 0 || (errno != EAGAIN && errno != EINTR) {
                         throw Bench.Failed(description: "a connection closed before its answer was complete (\(buffers[index].count) bytes)")
                     }
                 }
             }
-            return buffers.map { Reply(status: Self.status($0), bytes: $0) }
+            return buffers.indices.map { Reply(status: Self.status(buffers[$0]), bytes: buffers[$0], seconds: doneAt[$0] - sentAt[$0]) }
         }
     }
 

@@ -28,12 +28,13 @@ struct RunningServer: Sendable {
     }
 
     /// Runs `conditions serve arguments`, waits for it to listen, runs `body`, then stops it
-    /// with SIGTERM and requires exit status 0.
-    static func with<T: Sendable>(_ bench: Bench, _ arguments: [String], _ body: (RunningServer) async throws -> T) async throws -> T {
+    /// with SIGTERM and requires exit status 0. `environment`: the workspace's unless given.
+    static func with<T: Sendable>(_ bench: Bench, _ arguments: [String], environment: [String: String]? = nil,
+                                  _ body: (RunningServer) async throws -> T) async throws -> T {
         var options = PlatformOptions()
         options.processGroupID = 0
         options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
-        let variables = Dictionary(uniqueKeysWithValues: bench.workspace.environment.compactMap { name, value in
+        let variables = Dictionary(uniqueKeysWithValues: (environment ?? bench.workspace.environment).compactMap { name, value in
             Environment.Key(rawValue: name).map { ($0, value) }
         })
         let result = try await Subprocess.run(
