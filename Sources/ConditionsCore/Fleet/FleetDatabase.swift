@@ -11,7 +11,7 @@ import Synchronization
 /// record function when a change commits, `postgres-2.sql`; heard here).
 ///
 /// No request may wait on PostgreSQL for long or fail because of it: every call here is
-/// bounded (`FleetDatabase.deadline`) and answers "nothing shared" when the database is slow
+/// bounded (`deadline`, 2 s by default) and answers "nothing shared" when the database is slow
 /// or down, and the caller goes on alone. Whether the database answers is tracked by a
 /// health loop (`availability`, for `/readyz`), which logs once when it goes and once when
 /// it comes back, retrying with a backoff in between.
@@ -33,7 +33,7 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
 
     /// How long any one call on a request's path may wait for the database before the caller
     /// goes on without it.
-    package static let deadline: Duration = .seconds(2)
+    package let deadline: Duration
     /// How long storing or releasing a document may take: nobody waits for it (the caller runs
     /// it in the background), and giving up early would leave the others waiting out a lease.
     static let backgroundDeadline: Duration = .seconds(30)
@@ -53,11 +53,14 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     private let lastAnnounced = Mutex<Int64>(0)
 
     /// A fleet database reached through `configuration`; nothing is connected until `run`.
-    package init(configuration: PostgresClient.Configuration, shownURL: String, logger: Logger) {
+    /// `deadline`: how long a call on a request's path may wait for the database (tests that
+    /// check what the database answers, not how fast, give it longer).
+    package init(configuration: PostgresClient.Configuration, shownURL: String, logger: Logger, deadline: Duration = .seconds(2)) {
         var configuration = configuration
         // A connection attempt to a database that is down must not outlive a request's patience.
-        configuration.options.connectTimeout = .seconds(2)
+        configuration.options.connectTimeout = deadline
         client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        self.deadline = deadline
         self.shownURL = shownURL
         self.logger = logger
         holder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
@@ -325,7 +328,7 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
                     try await prepare()
                 }
                 return nil
-            } ?? "no answer within \(Self.deadline.components.seconds) s"
+            } ?? "no answer within \(deadline.components.seconds) s"
             let wait: Duration
             if let failure {
                 let before = state.withLock { state in defer { state = .unavailable(reason: failure) }; return state }
@@ -348,10 +351,10 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
 
     /// Runs `work` for at most `deadline`; nil when it failed or took longer (it is then
     /// cancelled and left to end on its own, never waited for).
-    private func bounded<T: Sendable>(within deadline: Duration = FleetDatabase.deadline,
+    private func bounded<T: Sendable>(within limit: Duration? = nil,
                                       _ work: @escaping @Sendable () async throws -> T) async -> T? {
         let logger = logger
-        let outcome: T?? = await withinDeadline(deadline) {
+        let outcome: T?? = await withinDeadline(limit ?? deadline) {
             do { return try await work() } catch {
                 logger.debug("fleet: \(Self.describe(error))")
                 return nil
