@@ -1,3 +1,4 @@
+import ConditionsJSON
 import Crypto
 import Foundation
 import Logging
@@ -373,12 +374,14 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
     }
 
     private static func headers(_ text: String) -> [String: String] {
-        guard let data = text.data(using: .utf8), let object = try? JSONSerialization.jsonObject(with: data) as? [String: String] else { return [:] }
-        return object
+        guard let object = (try? JSONValue.parse(text))?.objectValue else { return [:] }
+        var headers: [String: String] = [:]
+        for (name, value) in object { if let value = value.stringValue { headers[name] = value } }
+        return headers
     }
 
     private static func headersText(_ headers: [String: String]) -> String {
-        (try? JSONSerialization.data(withJSONObject: headers, options: [.sortedKeys])).flatMap { String(data: $0, encoding: .utf8) } ?? "{}"
+        JSONValue.object(JSONObject(headers.sorted { $0.key < $1.key }.map { ($0.key, JSONValue.string($0.value)) })).serialized()
     }
 }
 
