@@ -12,6 +12,12 @@ extension Transfer {
         let url = effectiveURL
         let redacted = Redaction.redact(url)
         let host = url.host ?? redacted
+        // A failure to reach the proxy names the proxy and its variable, not the upstream.
+        let scheme = submission.request.url.scheme ?? ""
+        if let proxy = usedProxy ?? (code == CURLE_COULDNT_RESOLVE_PROXY ? submission.proxies.proxy(forScheme: scheme) : nil),
+           let problem = proxyProblem(for: code) {
+            return .proxy(proxy: proxy.name, variable: proxy.variable, problem: problem, url: redacted)
+        }
         switch code {
         case CURLE_COULDNT_RESOLVE_HOST:
             return .dns(host: host)
@@ -21,9 +27,7 @@ extension Transfer {
             return .refused(host: url.port.map { "\(host):\($0)" } ?? host)
         case CURLE_OPERATION_TIMEDOUT:
             let limits = submission.limits
-            // curl reports both limits with one code; only the overall one can take this long.
-            let overall = limits.connectTimeout >= limits.timeout || elapsedSeconds + 0.05 >= limits.timeout
-            return .timeout(seconds: overall ? limits.timeout : limits.connectTimeout, url: redacted)
+            return .timeout(seconds: overallTimeout ? limits.timeout : limits.connectTimeout, url: redacted)
         case CURLE_GOT_NOTHING:
             return .transport(url: redacted, detail: CurlHTTPClient.closedWithoutAnswer)
         case CURLE_TOO_MANY_REDIRECTS:
@@ -43,9 +47,34 @@ extension Transfer {
         }
     }
 
+    /// Whether a timeout was the overall one: curl reports both limits with one code, and only
+    /// the overall one can take this long.
+    private var overallTimeout: Bool {
+        let limits = submission.limits
+        return limits.connectTimeout >= limits.timeout || elapsedSeconds + 0.05 >= limits.timeout
+    }
+
+    /// What went wrong with the proxy, for a transfer that went through one and failed with
+    /// `code`; nil when the proxy was reached and the failure lies beyond it.
+    private func proxyProblem(for code: CURLcode) -> HTTPError.ProxyProblem? {
+        let status = proxyConnectStatus
+        if status != 0, !(200..<300).contains(status) { return .tunnelRefused(status: status) }
+        // libcurl says so when it cannot parse the proxy string or does not know its scheme
+        // (the text quotes the string, credentials and all, so it is never shown).
+        let unusable = errorDetail.hasPrefix("Unsupported proxy")
+        switch code {
+        case CURLE_COULDNT_CONNECT: return unusable ? .unsupported : .refused
+        case CURLE_COULDNT_RESOLVE_PROXY: return unusable ? .unsupported : .unresolved
+        case CURLE_OPERATION_TIMEDOUT where !overallTimeout: return .timedOut(seconds: submission.limits.connectTimeout)
+        default: return nil
+        }
+    }
+
     private func detail(for code: CURLcode) -> String {
         let own = errorDetail.trimmingCharacters(in: .whitespacesAndNewlines)
-        if !own.isEmpty, !own.contains("://"), !own.contains("?") { return own }
+        // A proxy's value may hold its user and password; curl's text may quote it.
+        let proxies = [submission.proxies.http, submission.proxies.https].compactMap { $0?.value }
+        if !own.isEmpty, !own.contains("://"), !own.contains("?"), !proxies.contains(where: { own.contains($0) }) { return own }
         guard let text = curl_easy_strerror(code) else { return "transfer failed (curl error \(code.rawValue))" }
         return String(cString: text)
     }

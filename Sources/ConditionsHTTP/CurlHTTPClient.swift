@@ -18,6 +18,7 @@ import Foundation
 public final class CurlHTTPClient: HTTPClient {
     private let owner: EngineOwner
     private let userAgent: String
+    private let proxies: ProxySettings
 
     /// The `HTTPError.transport` detail for a connection closed before any byte of response:
     /// the one transport failure after which repeating a GET is known to be safe.
@@ -31,14 +32,19 @@ public final class CurlHTTPClient: HTTPClient {
     /// The first client loads libcurl (`libcurl.so.4`, opened at run time rather than linked).
     /// Throws `ConditionsError` of kind `internal` if libcurl cannot be loaded or initialise,
     /// with a message such as "libcurl could not be loaded: libcurl.so.4: cannot open shared object file…".
-    public convenience init(version: String, limits: HTTPLimits = HTTPLimits()) throws {
+    ///
+    /// Requests go through the proxies `proxies` chooses, by default those of this process's
+    /// environment (`http_proxy`, `https_proxy`, `all_proxy`, `no_proxy`, read now, once);
+    /// an error a proxy causes names it and its variable (`HTTPError.proxy`).
+    public convenience init(version: String, limits: HTTPLimits = HTTPLimits(), proxies: ProxySettings = .fromEnvironment()) throws {
         let engine = try CurlEngine(maxConnectionsPerHost: limits.maxConnectionsPerHost)
-        self.init(owner: EngineOwner(engine), userAgent: "conditions/\(version)", limits: limits)
+        self.init(owner: EngineOwner(engine), userAgent: "conditions/\(version)", proxies: proxies, limits: limits)
     }
 
-    private init(owner: EngineOwner, userAgent: String, limits: HTTPLimits) {
+    private init(owner: EngineOwner, userAgent: String, proxies: ProxySettings, limits: HTTPLimits) {
         self.owner = owner
         self.userAgent = userAgent
+        self.proxies = proxies
         self.limits = limits
     }
 
@@ -46,7 +52,7 @@ public final class CurlHTTPClient: HTTPClient {
     /// source with its own timeouts or size cap. Its `maxConnectionsPerHost` can lower, not
     /// raise, the number of its requests in flight to one host.
     public func limited(_ limits: HTTPLimits) -> any HTTPClient {
-        CurlHTTPClient(owner: owner, userAgent: userAgent, limits: limits)
+        CurlHTTPClient(owner: owner, userAgent: userAgent, proxies: proxies, limits: limits)
     }
 
     /// Performs `request`, following redirects, and returns the final response of any status.
@@ -59,9 +65,10 @@ public final class CurlHTTPClient: HTTPClient {
         let ticket = engine.makeTicket()
         let limits = limits
         let userAgent = userAgent
+        let proxies = proxies
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { continuation in
-                engine.submit(Submission(request: request, limits: limits, userAgent: userAgent, ticket: ticket, continuation: continuation))
+                engine.submit(Submission(request: request, limits: limits, userAgent: userAgent, proxies: proxies, ticket: ticket, continuation: continuation))
             }
         } onCancel: {
             engine.cancel(ticket)

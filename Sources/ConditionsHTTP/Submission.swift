@@ -8,6 +8,7 @@ struct Submission: Sendable {
     let request: HTTPRequest
     let limits: HTTPLimits
     let userAgent: String
+    let proxies: ProxySettings
     let ticket: CancellationTicket
     let continuation: CheckedContinuation<HTTPResponse, any Error>
 

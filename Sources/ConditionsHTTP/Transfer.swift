@@ -63,6 +63,11 @@ final class Transfer {
         // Lets curl refuse a declared Content-Length up front; the write callback catches the rest.
         check(conditions_curl_easy_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(limits.maxBodyBytes)))
         check(conditions_curl_easy_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer))
+        // The proxy is always given, "" for none, and no_proxy too, so libcurl never reads the
+        // environment itself and an error can name the proxy that was used (`usedProxy`).
+        let proxies = submission.proxies
+        setString(CURLOPT_PROXY, proxies.proxy(forScheme: request.url.scheme ?? "")?.value ?? "")
+        setString(CURLOPT_NOPROXY, proxies.noProxy ?? "")
 
         switch request.method.uppercased() {
         case "GET": break
@@ -133,6 +138,19 @@ final class Transfer {
               let text, let url = URL(string: String(cString: text))
         else { return submission.request.url }
         return url
+    }
+
+    /// The proxy the connection that failed went through: the one the request's scheme chose,
+    /// unless `no_proxy` exempts the host curl last asked for.
+    var usedProxy: ProxySettings.Proxy? {
+        submission.proxies.proxy(forScheme: submission.request.url.scheme ?? "", host: effectiveURL.host ?? "")
+    }
+
+    /// The status a proxy answered the request for a tunnel with, 0 when none was asked for.
+    var proxyConnectStatus: Int {
+        var status = 0
+        _ = conditions_curl_easy_getinfo_long(handle, CURLINFO_HTTP_CONNECTCODE, &status)
+        return status
     }
 
     /// Seconds from start to finish of this transfer as curl measured it.

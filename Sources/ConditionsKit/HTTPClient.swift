@@ -181,8 +181,28 @@ public enum HTTPError: ReportableError, Equatable {
     case tls(url: String, detail: String)
     /// Any other transport failure.
     case transport(url: String, detail: String)
+    /// The proxy the request went through failed it. `proxy` is its host and port (never its
+    /// user or password), `variable` the environment variable that named it (`http_proxy`,
+    /// `HTTPS_PROXY`, `all_proxy`, …), `url` the request's.
+    case proxy(proxy: String, variable: String, problem: ProxyProblem, url: String)
 
-    /// The kind in output: `network`, `timeout`, `http` or `tooLarge`.
+    /// What went wrong with a proxy.
+    public enum ProxyProblem: Sendable, Equatable {
+        /// Nothing accepted the connection to it.
+        case refused
+        /// Its host name did not resolve.
+        case unresolved
+        /// Connecting to it, or through it (a tunnel), took longer than `seconds`, the connect timeout.
+        case timedOut(seconds: Double)
+        /// It answered the request for a tunnel (`CONNECT`) with a non-2xx `status`.
+        case tunnelRefused(status: Int)
+        /// The variable's value is not a proxy the HTTP client can use: no host, or a scheme
+        /// other than `http`, `https`, `socks4`, `socks4a`, `socks5`, `socks5h`.
+        case unsupported
+    }
+
+    /// The kind in output: `network`, `timeout`, `http` or `tooLarge`. A proxy's failure is
+    /// `network`, or `timeout` when connecting to it timed out.
     public var kind: String {
         switch self {
         case .dns, .refused, .tls, .transport: return "network"
@@ -190,10 +210,14 @@ public enum HTTPError: ReportableError, Equatable {
         case .status: return "http"
         case .bodyTooLarge: return "tooLarge"
         case .tooManyRedirects: return "http"
+        case .proxy(_, _, .timedOut, _): return "timeout"
+        case .proxy: return "network"
         }
     }
 
-    /// One line saying what failed, with the host or the redacted URL.
+    /// One line saying what failed, with the host or the redacted URL; a proxy's failure names
+    /// the proxy and its variable: "the proxy 127.0.0.1:9 (from http_proxy) refused the
+    /// connection: http://example.org/data".
     public var message: String {
         switch self {
         case .dns(let host): return "could not resolve host \(host)"
@@ -206,6 +230,15 @@ public enum HTTPError: ReportableError, Equatable {
         case .tooManyRedirects(let url): return "too many redirects: \(url)"
         case .tls(let url, let detail): return "TLS failure for \(url): \(detail)"
         case .transport(let url, let detail): return "\(detail): \(url)"
+        case .proxy(let proxy, let variable, let problem, let url):
+            let what = switch problem {
+            case .refused: "refused the connection"
+            case .unresolved: "could not be resolved"
+            case .timedOut(let seconds): "did not connect within \(JSONValue.format(seconds)) s"
+            case .tunnelRefused(let status): "refused the tunnel with HTTP \(status)"
+            case .unsupported: "cannot be used (give http://, https://, socks4://, socks4a://, socks5:// or socks5h:// and a host)"
+            }
+            return "the proxy \(proxy) (from \(variable)) \(what): \(url)"
         }
     }
 

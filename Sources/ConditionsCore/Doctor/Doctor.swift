@@ -117,6 +117,9 @@ package struct Doctor {
     /// URN itself (`notFound`, `invalidArguments`) still shows the instance answering.
     private static func finding(_ check: String, urn: String, kind: String, message: String, took: String, scheme: String, instance: String,
                                 working: inout [String]) -> Finding {
+        if let proxy = NamedProxy(in: message) {
+            return Finding(.failure, check, kind == "timeout" ? message : "\(message) (after \(took))", fix: proxy.fix, decides: false)
+        }
         switch kind {
         case "notFound", "invalidArguments":
             working.append(instance)
@@ -134,6 +137,55 @@ package struct Doctor {
             return Finding(.failure, check, "\(message) (after \(took))",
                            fix: "the upstream failed or is unreachable: check the network and any proxy (https_proxy); if it moved, route \(scheme) to another source",
                            decides: false)
+        }
+    }
+
+    /// The proxy a failure names, as `HTTPError.proxy`'s message gives it: "the proxy
+    /// 127.0.0.1:9 (from http_proxy) refused the connection: http://upstream.example/data".
+    struct NamedProxy: Equatable {
+        /// Host and port: `127.0.0.1:9`.
+        let proxy: String
+        /// The variable that chose it: `http_proxy`, `HTTPS_PROXY`, `all_proxy`, …
+        let variable: String
+        /// What it did: `refused the connection`, `could not be resolved`, …
+        let problem: String
+        /// The host of the URL asked for, if the message gives one.
+        let host: String?
+
+        init?(in message: String) {
+            guard let start = message.range(of: "the proxy ") else { return nil }
+            let named = message[start.upperBound...]
+            guard let from = named.range(of: " (from "), let close = named[from.upperBound...].firstIndex(of: ")") else { return nil }
+            let proxy = named[..<from.lowerBound], variable = named[from.upperBound..<close]
+            guard !proxy.isEmpty, !proxy.contains(" "), !variable.isEmpty, variable.allSatisfy({ $0.isLetter || $0 == "_" }) else { return nil }
+            self.proxy = String(proxy)
+            self.variable = String(variable)
+            let rest = named[named.index(after: close)...].drop { $0 == " " }
+            let urlStart = rest.range(of: ": ")
+            problem = String(urlStart.map { rest[..<$0.lowerBound] } ?? rest)
+            host = urlStart.flatMap { Self.host(in: rest[$0.upperBound...]) }
+        }
+
+        /// The host of the URL `text` starts with.
+        private static func host(in text: Substring) -> String? {
+            guard let scheme = text.range(of: "://"), !text[..<scheme.lowerBound].contains(" ") else { return nil }
+            let authority = text[scheme.upperBound...].prefix { !"/?#; ".contains($0) }
+            let hostAndPort = authority.lastIndex(of: "@").map { authority[authority.index(after: $0)...] } ?? authority
+            let host = hostAndPort.hasPrefix("[") ? hostAndPort.prefix { $0 != "]" }.dropFirst() : hostAndPort.prefix { $0 != ":" }
+            return host.isEmpty ? nil : String(host)
+        }
+
+        /// What to do: start the proxy, correct or unset its variable, or reach the host directly.
+        var fix: String {
+            let direct = "add \(host ?? "the upstream's host") to no_proxy"
+            if problem.hasPrefix("refused the connection") || problem.hasPrefix("did not connect") {
+                return "start the proxy at \(proxy), or unset \(variable), or \(direct)"
+            }
+            if problem.hasPrefix("refused the tunnel") {
+                return "have the proxy at \(proxy) allow \(host ?? "the upstream"), or unset \(variable), or \(direct)"
+            }
+            let why = problem.hasPrefix("could not be resolved") ? "does not resolve" : "is not a proxy address"
+            return "correct \(variable) (\(proxy) \(why)), or unset it, or \(direct)"
         }
     }
 
