@@ -107,12 +107,15 @@ struct PassPresentation: ResultPresentation {
         return words.isEmpty ? title : words.joined(separator: " ")
     }
 
-    /// Which fields said closed, in words ("the road condition"); nil when none did (or the
-    /// data predates `closedBy`).
+    /// Which fields said closed, in words, and the sentences that did: `the road condition:
+    /// “SR 20 … is temporarily closed …”`; nil when none did (or the data predates `closedBy`;
+    /// data predating `closedByText` gives the fields alone).
     static func closedBy(_ pass: JSONValue) -> String? {
         let names = ["restrictions": "the restriction texts", "conditions": "the road condition"]
         let fields = (pass["closedBy"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { names[$0] } }
-        return fields.isEmpty ? nil : fields.joined(separator: " and ")
+        guard !fields.isEmpty else { return nil }
+        let words = (pass["closedByText"]?.arrayValue ?? []).compactMap(\.stringValue).map { "“\($0)”" }
+        return fields.joined(separator: " and ") + (words.isEmpty ? "" : ": " + words.joined(separator: " · "))
     }
 
     /// Restriction texts WSDOT does not vouch for (its travel advisory for the pass is off)

@@ -66,7 +66,7 @@ struct PassReport: Sendable, Equatable {
     /// is off for the pass, when the texts may be left over from an earlier report.
     var restrictionsCurrent: Bool { travelAdvisory != false }
 
-    /// The pass's status, each direction's, and the fields a closure was read in.
+    /// The pass's status, each direction's, the fields a closure was read in and its words.
     struct Reading: Equatable {
         var status: PassStatus
         /// In the order of `restrictions`.
@@ -74,24 +74,41 @@ struct PassReport: Sendable, Equatable {
         /// The data contract's names of the fields that say closed: "restrictions",
         /// "conditions"; empty unless closed.
         var closedBy: [String]
+        /// The sentences that said closed, restrictions first, each once; empty unless closed.
+        var closedByText: [String] = []
     }
 
-    /// Every field read by one rule, safety first (the WSDOT module's README):
+    /// Every field read by one rule, safety first (`RoadClosure`, the WSDOT module's README):
     /// - a restriction text or the road condition saying the pass, road or highway is closed
-    ///   makes it closed, in the directions it names, whatever `TravelAdvisoryActive` says;
+    ///   makes it closed, in the directions it names (a restriction naming none: its own
+    ///   direction; the road condition naming none: every direction), whatever
+    ///   `TravelAdvisoryActive` says;
     /// - otherwise, with the travel advisory off, unknown: a leftover "No restrictions" is no
     ///   evidence the road is open;
     /// - otherwise each direction's restriction text decides.
     var reading: Reading {
         let names = restrictions.map(\.direction)
+        // A restriction's closure covers the directions it names ("Pass closed to westbound
+        // traffic", written in the eastbound row too), or its own row's when it names none.
+        let restrictionClosures: [(closure: RoadClosure, row: String)] = restrictions.compactMap { restriction in
+            RoadClosure(in: restriction.text, isRestriction: true).map { ($0, restriction.direction) }
+        }
         let roadClosure = conditions.flatMap { RoadClosure(in: $0, isRestriction: false) }
-        let directions = restrictions.map { restriction in
-            roadClosure?.covers(restriction.direction, of: names) == true ? .closed : restriction.status
+        let directions = restrictions.map { restriction -> PassStatus in
+            let closedByRestriction = restrictionClosures.contains { closure, row in
+                closure.covers(restriction.direction, inRestrictionOf: row, of: names)
+            }
+            if closedByRestriction || roadClosure?.covers(restriction.direction, of: names) == true { return .closed }
+            return restriction.status == .closed ? .restricted : restriction.status
         }
         var closedBy: [String] = []
-        if restrictions.contains(where: { $0.status == .closed }) { closedBy.append("restrictions") }
+        var words: [String] = []
+        if !restrictionClosures.isEmpty { closedBy.append("restrictions") }
         if roadClosure != nil { closedBy.append("conditions") }
-        if !closedBy.isEmpty { return Reading(status: .closed, directions: directions, closedBy: closedBy) }
+        for sentence in restrictionClosures.flatMap(\.closure.sentences) + (roadClosure?.sentences ?? []) where !words.contains(sentence) {
+            words.append(sentence)
+        }
+        if !closedBy.isEmpty { return Reading(status: .closed, directions: directions, closedBy: closedBy, closedByText: words) }
         return Reading(status: restrictionsCurrent ? PassStatus(directions: directions) : .unknown, directions: directions, closedBy: [])
     }
 
@@ -104,7 +121,10 @@ struct PassReport: Sendable, Equatable {
         object["id"] = .string(pass.slug)
         object["name"] = .string(pass.name)
         object["status"] = .string(reading.status.rawValue)
-        if !reading.closedBy.isEmpty { object["closedBy"] = .array(reading.closedBy.map(JSONValue.string)) }
+        if !reading.closedBy.isEmpty {
+            object["closedBy"] = .array(reading.closedBy.map(JSONValue.string))
+            object["closedByText"] = .array(reading.closedByText.map(JSONValue.string))
+        }
         object["conditions"] = JSONValue(conditions)
         object["weather"] = JSONValue(weather)
         object["temperatureF"] = temperatureF.map(Self.number) ?? .null

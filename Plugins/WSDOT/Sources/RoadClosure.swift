@@ -1,30 +1,53 @@
-/// A text's word that the road itself is shut, and in which directions: read from WSDOT's
-/// restriction texts, its road condition and a page's rows alike.
+import Foundation
+
+/// A text's word that the road itself is shut, in which directions, and the sentences that say
+/// so: read from WSDOT's restriction texts, its road condition and a page's rows alike.
 ///
-/// Safety first: a traveller can act on "closed" safely, so any sentence saying the pass, road
-/// or highway is closed counts ("is closed", "temporarily closed between milepost 134 and
-/// 171", "closed at the summit", "Pass Closed"), whatever else the report says. What does not
-/// count: closed to a class of vehicle only ("closed to trucks"), a lane, ramp, rest area or
-/// sno-park closed, a section of the road beyond the pass ("the final 2.7-mile section of Mt.
-/// Baker Highway, … the road to Artist Point … is closed for the season", WSDOT's words of
-/// 2025-11-03, while the pass itself was open), "not closed", and a sentence saying the road
-/// reopened. A section closed at the pass comes with a restriction saying so.
+/// Safety first, by construction: a traveller can act on "closed" safely, and a closed road
+/// read as restricted sends someone up a mountain to a gate. So a sentence saying closed (or
+/// shut, blocked, impassable) closes the road, in the directions it names, unless it is
+/// clearly about something narrower:
+/// - a class of vehicle, named: "closed to trucks", "closed to vehicles over 10,000 GVW",
+///   "closed to vehicles towing trailers" (but "closed to westbound traffic" and "closed to
+///   eastbound vehicles" close);
+/// - a lane named in the singular or with a count that is not "all" ("the right lane", "two
+///   lanes"; but "westbound lanes", "all lanes", "both lanes" close), a shoulder, ramp, exit,
+///   rest area, sno-park, trail or another facility;
+/// - a section beyond the pass ("the final 2.7-mile section of Mt. Baker Highway, … the road to
+///   Artist Point … is closed for the season", WSDOT's words of 2025-11-03 while the pass itself
+///   was open); a section not said to be beyond closes;
+/// - a negation ("not closed", "no longer closed") or a reopening ("has reopened"; "expected
+///   to reopen at noon" still closes).
+/// A restriction text is about the road by its nature; a road condition's sentence must name
+/// the road: a road word (pass, highway, SR, I-90, milepost, …), a direction ("WB closed"),
+/// all its lanes, or open with the closure ("Closed at the summit").
 struct RoadClosure: Equatable {
     /// The directions named ("eastbound"), lowercased; empty: the whole road.
-    let directions: Set<String>
+    var directions: Set<String> { namesNoDirection || namesEveryDirection ? [] : named }
+    /// The sentences that said closed, as written (trimmed), in text order.
+    let sentences: [String]
+    /// The directions the sentences name.
+    let named: Set<String>
+    /// Whether a sentence names no direction ("Pass Closed"): the whole road in a road
+    /// condition, the row's own direction in a restriction.
+    let namesNoDirection: Bool
+    /// Whether a sentence says every direction ("closed in both directions").
+    let namesEveryDirection: Bool
 
-    /// The closure `text` tells of; nil when it tells of none. A restriction text is about the
-    /// road by its nature; a road condition must name the road (pass, road, highway, summit,
-    /// a route number) in the sentence that says closed.
+    /// The closure `text` tells of; nil when it tells of none.
     init?(in text: String, isRestriction: Bool) {
         var named: Set<String> = []
-        var wholeRoad = false
-        for sentence in Self.sentences(of: text) {
-            guard let closed = Self.closure(in: sentence, isRestriction: isRestriction) else { continue }
-            if closed.isEmpty { wholeRoad = true } else { named.formUnion(closed) }
+        var said: [String] = []
+        for sentence in Sentence.split(text) {
+            guard let closed = Self.closure(in: sentence.words, isRestriction: isRestriction) else { continue }
+            named.formUnion(closed.isEmpty ? [Self.noDirection] : closed)
+            said.append(sentence.text)
         }
-        guard wholeRoad || !named.isEmpty else { return nil }
-        directions = wholeRoad ? [] : named
+        guard !said.isEmpty else { return nil }
+        namesNoDirection = named.contains(Self.noDirection)
+        namesEveryDirection = named.contains(Self.everyDirection)
+        self.named = named.subtracting([Self.noDirection, Self.everyDirection])
+        sentences = said
     }
 
     /// Whether the closure covers the direction called `direction` (as the report names it).
@@ -35,82 +58,286 @@ struct RoadClosure: Equatable {
         return directions.isEmpty || directions.isDisjoint(with: known) || directions.contains(direction.lowercased())
     }
 
-    private static let compass: Set<String> = ["eastbound", "westbound", "northbound", "southbound"]
-    /// Subjects of "closed" that are something beside the road.
-    private static let besideTheRoad: Set<String> = ["lane", "lanes", "shoulder", "shoulders", "ramp", "ramps", "exit", "area", "areas",
-                                                     "sno-park", "snopark", "parking", "lot", "trail", "trailhead", "campground",
-                                                     "sidewalk", "chain-up", "turnout", "facility", "facilities", "restroom", "restrooms"]
-    /// Words that make "closed" about part of the road, not the road.
-    private static let part: Set<String> = ["section", "portion", "segment", "stretch"]
+    /// Whether a closure read in the restriction of direction `row` covers `direction`: what
+    /// it names, or `row` itself for a sentence naming none ("Pass Closed" in the eastbound
+    /// row closes eastbound; "Pass closed to westbound traffic" there closes westbound).
+    func covers(_ direction: String, inRestrictionOf row: String, of all: [String]) -> Bool {
+        if namesEveryDirection || (namesNoDirection && row.lowercased() == direction.lowercased()) { return true }
+        guard !named.isEmpty else { return false }
+        let known = Set(all.map { $0.lowercased() })
+        return named.isDisjoint(with: known) || named.contains(direction.lowercased())
+    }
+
+    // MARK: Words
+
+    /// Stand for "both directions" and for no direction named among the directions read.
+    private static let everyDirection = "*", noDirection = ""
+
+    /// Words that say a road, a lane or a facility is not passable.
+    private static let closureWords: Set<String> = ["closed", "shut", "blocked", "impassable"]
+    /// Direction words and WSDOT's abbreviations ("EB/WB closed"), as the full word.
+    private static let compass: [String: String] = [
+        "eastbound": "eastbound", "westbound": "westbound", "northbound": "northbound", "southbound": "southbound",
+        "eb": "eastbound", "wb": "westbound", "nb": "northbound", "sb": "southbound",
+    ]
+    /// Words for lanes: a closed lane is narrower unless all of a direction's lanes are.
+    private static let lanes: Set<String> = ["lane", "lanes"]
+    /// Facilities beside the road; closed, any number of them, they leave the road open.
+    private static let facilities: Set<String> = [
+        "shoulder", "shoulders", "ramp", "ramps", "on-ramp", "on-ramps", "off-ramp", "off-ramps", "exit", "exits", "area", "areas",
+        "sno-park", "sno-parks", "snopark", "snoparks", "parking", "lot", "lots", "trail", "trails", "trailhead", "trailheads",
+        "campground", "campgrounds", "sidewalk", "sidewalks", "chain-up", "turnout", "turnouts", "facility", "facilities",
+        "restroom", "restrooms", "lodge", "store", "office", "center", "centre", "building", "station", "viewpoint", "overlook",
+        "path", "walkway", "crosswalk", "access", "resort", "lift", "lifts",
+    ]
+    /// What makes a lane phrase narrower than the road: a count that is not "all", a side.
+    private static let laneNarrowers: Set<String> = [
+        "a", "an", "one", "two", "three", "four", "1", "2", "3", "4", "single", "several", "some", "multiple", "partial",
+        "right", "left", "center", "centre", "middle", "inside", "outside", "inner", "outer", "hov", "carpool", "express",
+        "truck", "climbing", "passing", "turn", "slow", "fast", "shoulder",
+    ]
+    /// Words that may modify "lanes" besides directions, counts and sides.
+    private static let laneModifiers: Set<String> = laneNarrowers.union(["all", "both", "the", "travel", "through", "main", "of", "no", "none"])
+    /// Classes of vehicle (and of traveller) a road may be closed to while others pass.
+    private static let vehicleClasses: Set<String> = [
+        "truck", "trucks", "commercial", "cmv", "cmvs", "oversize", "oversized", "over-size", "over", "overweight", "over-length",
+        "over-legal", "wide", "high-profile", "towing", "tow", "trailer", "trailers", "tractor-trailer", "tractor-trailers",
+        "rv", "rvs", "motorhome", "motorhomes", "bus", "buses", "semi", "semis", "gvw", "lbs", "pounds", "without",
+        "pedestrian", "pedestrians", "bicycle", "bicycles", "bicyclists", "cyclists", "bikes", "hikers", "snowmobiles",
+        "motorcycles", "hazardous", "hazmat",
+    ]
+    /// Words that end the object of "closed to …" ("closed to westbound traffic at milepost 58").
+    private static let objectEnds: Set<String> = [
+        "at", "between", "from", "near", "due", "because", "until", "for", "in", "on", "beyond", "past", "east", "west", "north",
+        "south", "after", "before", "while", "as", "by", "except", "but", "so",
+    ]
+    /// Words that make "closed" about part of the road ...
+    private static let part: Set<String> = ["section", "portion", "segment", "stretch", "spur"]
+    /// ... when said to be beyond the pass.
+    private static let beyond: Set<String> = ["final", "last", "beyond", "past", "end", "upper", "remaining"]
     /// Words that name the road itself in a road condition.
-    private static let road: Set<String> = ["pass", "road", "roads", "highway", "hwy", "summit", "route", "interstate", "sr", "us", "roadway"]
+    private static let road: Set<String> = ["pass", "road", "roads", "highway", "hwy", "summit", "route", "interstate", "sr", "us",
+                                            "roadway", "milepost", "mp"]
+    /// Words that say a road condition's closure is about the road as well as `road`'s.
+    private static let traffic: Set<String> = ["traffic", "lanes", "directions", "vehicles"]
     /// Words between a subject and "closed" ("the right lane is temporarily closed").
-    private static let filler: Set<String> = ["is", "are", "was", "be", "been", "has", "have", "will", "remain", "remains", "temporarily",
-                                              "currently", "now", "still", "fully", "completely"]
-    private static let negations: Set<String> = ["not", "never", "longer", "isn", "aren", "t"]
-    /// What may follow "closed to" and still mean everyone.
-    private static let everyone: Set<String> = ["all", "traffic", "through", "the", "public", "everyone"]
+    private static let filler: Set<String> = ["is", "are", "was", "were", "be", "been", "being", "has", "have", "had", "will", "remain",
+                                              "remains", "temporarily", "currently", "now", "still", "fully", "completely", "totally",
+                                              "entirely", "also", "again"]
+    /// Words that negate the "closed" they come just before (over filler): "is not closed",
+    /// "isn't closed", "no longer closed", "not expected to be closed".
+    private static let negations: Set<String> = ["not", "never", "longer", "isn", "aren", "wasn", "weren", "t", "neither", "nor", "none"]
+    /// Words that may sit between a negation and "closed" besides filler.
+    private static let negationReach: Set<String> = ["expected", "to", "yet", "likely"]
+    /// Before a reopening word, words that make it future or conditional, so the sentence may
+    /// still say closed: "expected to reopen at noon", "closed until it reopens", "no estimated
+    /// time to reopen".
+    private static let notYet: Set<String> = ["until", "will", "expected", "estimated", "to", "when", "before", "possible", "no",
+                                              "not", "may", "might", "could", "should", "plans", "planned", "scheduled", "once", "if"]
+
+    // MARK: The rule
+
+    /// For one sentence's words: nil when it says the road is not closed; else the directions
+    /// it names (empty: all).
+    private static func closure(in words: [String], isRestriction: Bool) -> Set<String>? {
+        if reopens(words) { return nil }
+        var directions: Set<String>?
+        for index in words.indices where closureWords.contains(words[index]) {
+            guard let found = closure(at: index, in: words, isRestriction: isRestriction) else { continue }
+            directions = (directions ?? []).union(found)
+        }
+        return directions
+    }
+
+    /// Whether the sentence says the road reopened: a reopening word not put in the future.
+    private static func reopens(_ words: [String]) -> Bool {
+        for (index, word) in words.enumerated() where word.hasPrefix("reopen") || word.hasPrefix("re-open") {
+            let before = words[max(0, index - 4)..<index]
+            if !before.contains(where: notYet.contains) { return true }
+        }
+        return false
+    }
+
+    /// The closure the closure word at `index` says, or nil when it is about something narrower.
+    private static func closure(at index: Int, in words: [String], isRestriction: Bool) -> Set<String>? {
+        let clause = clauseBounds(around: index, in: words)
+        // Back over "is", "temporarily" and the like to the subject, noting a negation.
+        var subject = index - 1
+        while subject >= clause.lowerBound, filler.contains(words[subject]) || negations.contains(words[subject])
+                || negationReach.contains(words[subject]) {
+            if negations.contains(words[subject]) { return nil }
+            subject -= 1
+        }
+        let before = words[..<index]
+        if before.contains(where: part.contains), before.contains(where: beyond.contains) { return nil }
+
+        var namesRoad = isRestriction || index == 0
+        if subject >= clause.lowerBound {
+            switch headNoun(endingAt: subject, from: clause.lowerBound, in: words) {
+            case .lanes(let phrase):
+                if phrase.contains(where: { $0 == "no" || $0 == "none" }) { return nil }
+                if phrase.contains(where: laneNarrowers.contains) { return nil }
+                namesRoad = true
+            case .singleLane, .facility, .vehicleClass:
+                return nil
+            case .other:
+                break
+            }
+        }
+        // "Closed to …": a class of vehicle is narrower; traffic, vehicles, a direction or
+        // anything else closes.
+        if index + 2 < clause.upperBound, words[index + 1] == "to" {
+            let object = words[(index + 2)..<clause.upperBound].prefix { !objectEnds.contains($0) }
+            if object.contains(where: vehicleClasses.contains) { return nil }
+            namesRoad = true
+        }
+        let clauseWords = words[clause]
+        let named = directionsNamed(in: clauseWords)
+        if !namesRoad {
+            namesRoad = !named.isEmpty || words.contains { road.contains($0) || traffic.contains($0) || isRouteNumber($0) }
+        }
+        guard namesRoad else { return nil }
+        if wholeRoad(words) { return [everyDirection] }
+        return named
+    }
+
+    /// The clause holding `index`: between the separators (commas, colons, brackets) around it.
+    private static func clauseBounds(around index: Int, in words: [String]) -> Range<Int> {
+        var start = index
+        while start > 0, words[start - 1] != Sentence.separator { start -= 1 }
+        var end = index
+        while end < words.count, words[end] != Sentence.separator { end += 1 }
+        return start..<end
+    }
+
+    private enum Head {
+        /// Lanes, plural, with the words before them ("all westbound lanes").
+        case lanes([String])
+        case singleLane, facility, vehicleClass, other
+    }
+
+    /// What the subject ending at `end` is: the noun there, or the noun of "X of Y" ("two lanes
+    /// of westbound I-90", "the right lane on SR 20"), or an "access road".
+    private static func headNoun(endingAt end: Int, from start: Int, in words: [String]) -> Head {
+        var head = end
+        var scan = end
+        // Over a road's name back to an "of" or "on" whose noun is what is closed.
+        while scan > start, isRoadName(words[scan]) || words[scan] == "the" { scan -= 1 }
+        if scan > start, scan < end, ["of", "on", "in"].contains(words[scan]) {
+            let noun = words[scan - 1]
+            if lanes.contains(noun) || facilities.contains(noun) { head = scan - 1 }
+        }
+        let noun = words[head]
+        if noun == "lane" { return .singleLane }
+        if noun == "lanes" {
+            // The words just before "lanes" that modify them ("all westbound", "one of two").
+            let phrase = words[start..<head].reversed().prefix { laneModifiers.contains($0) || compass[$0] != nil || $0.allSatisfy(\.isNumber) }
+            return .lanes(Array(phrase.reversed()))
+        }
+        if facilities.contains(noun) { return .facility }
+        if ["road", "roads"].contains(noun), head > start, facilities.contains(words[head - 1]) { return .facility }
+        if vehicleClasses.contains(noun) { return .vehicleClass }
+        return .other
+    }
+
+    /// A word of a road's name: "SR", "20", "I-90", "westbound", "highway".
+    private static func isRoadName(_ word: String) -> Bool {
+        road.contains(word) || isRouteNumber(word) || compass[word] != nil || word.allSatisfy(\.isNumber)
+    }
+
+    /// "I-90", "US-2", "SR-20", "542": a route's number.
+    private static func isRouteNumber(_ word: String) -> Bool {
+        word.hasPrefix("i-") || word.hasPrefix("us-") || word.hasPrefix("sr-")
+    }
+
+    /// Whether the sentence says every direction: "both directions", "both ways", "all directions".
+    private static func wholeRoad(_ words: [String]) -> Bool {
+        zip(words, words.dropFirst()).contains { first, second in
+            ["both", "all", "either"].contains(first) && ["directions", "direction", "ways"].contains(second)
+        }
+    }
+
+    /// The directions a clause names as closed, except one that names a facility ("the
+    /// eastbound rest area") or is said to be open ("westbound open").
+    private static func directionsNamed(in clause: ArraySlice<String>) -> Set<String> {
+        var named: Set<String> = []
+        for index in clause.indices {
+            guard let direction = compass[clause[index]] else { continue }
+            let next = clause[(index + 1)..<min(index + 3, clause.endIndex)].filter { !filler.contains($0) && $0 != "the" }
+            if let following = next.first, facilities.contains(following) || following == "rest" || following.hasPrefix("open") { continue }
+            named.insert(direction)
+        }
+        return named
+    }
+}
+
+/// One sentence of a text: as written, and as lowercased words with `separator` for the marks
+/// that split clauses.
+struct Sentence: Equatable {
+    let text: String
+    let words: [String]
+
+    /// The word standing for a comma, colon, bracket or dash between words.
+    static let separator = ","
 
     /// Abbreviations WSDOT writes before a period that ends no sentence ("Mt. Baker", "Nov. 13").
     private static let abbreviations: Set<String> = ["mt", "st", "rd", "blvd", "ave", "hwy", "no", "approx", "jan", "feb", "mar", "apr",
                                                      "jun", "jul", "aug", "sep", "sept", "oct", "nov", "dec", "mon", "tue", "wed", "thu",
                                                      "fri", "sat", "sun", "vs", "etc"]
 
-    /// A text's sentences as lowercased words. A sentence ends at a semicolon, a line break, or
-    /// a period, exclamation or question mark before a space, except after an abbreviation or
-    /// a single letter ("p.m."): "2.7-mile section of Mt. Baker Highway … is closed" is one
-    /// sentence. Words are runs of letters, digits and hyphens.
-    private static func sentences(of text: String) -> [[String]] {
-        let characters = Array(text.lowercased())
-        var sentences: [[String]] = []
+    /// A text's sentences. A sentence ends at a semicolon, a line break, or a period,
+    /// exclamation or question mark before a space, except after an abbreviation or a single
+    /// letter ("p.m."): "2.7-mile section of Mt. Baker Highway … is closed" is one sentence.
+    static func split(_ text: String) -> [Sentence] {
+        let characters = Array(text)
+        var sentences: [Sentence] = []
         var start = 0
-        func words(_ range: Range<Int>) -> [String] {
-            String(characters[range]).split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "-") }).map(String.init)
+        func add(_ range: Range<Int>) {
+            let sentence = Sentence(String(characters[range]))
+            if !sentence.words.isEmpty { sentences.append(sentence) }
         }
         for index in characters.indices {
             let character = characters[index]
-            var ends = character == ";" || character == "\n"
+            var ends = character == ";" || character.isNewline
             if ".!?".contains(character), index + 1 == characters.count || characters[index + 1].isWhitespace {
                 // The letters just before the mark: scanned back, so a long text stays linear.
                 var wordStart = index
                 while wordStart > start, characters[wordStart - 1].isLetter { wordStart -= 1 }
-                let before = String(characters[wordStart..<index])
+                let before = String(characters[wordStart..<index]).lowercased()
                 ends = character != "." || !(before.count == 1 || abbreviations.contains(before))
             }
             if ends {
-                sentences.append(words(start..<index))
+                add(start..<(character == ";" || character.isNewline ? index : index + 1))
                 start = index + 1
             }
         }
-        sentences.append(words(start..<characters.count))
-        return sentences.filter { !$0.isEmpty }
+        add(start..<characters.count)
+        return sentences
     }
 
-    /// For one sentence: nil when it says nothing is closed; else the directions it names
-    /// (empty: all).
-    private static func closure(in words: [String], isRestriction: Bool) -> Set<String>? {
-        if words.contains(where: { $0.hasPrefix("reopen") || $0.hasPrefix("re-open") }) { return nil }
-        var says = false
-        for (index, word) in words.enumerated() where word == "closed" {
-            // Back over "is", "temporarily" and the like to the subject: "the right lane is
-            // closed" closes a lane; "is not closed" and "no longer closed" close nothing.
-            var subject = index - 1
-            var negated = false
-            while subject >= 0, filler.contains(words[subject]) || negations.contains(words[subject]) {
-                negated = negated || negations.contains(words[subject])
-                subject -= 1
-            }
-            if negated || (subject >= 0 && besideTheRoad.contains(words[subject])) { continue }
-            if !words[..<index].allSatisfy({ !part.contains($0) }) { continue }
-            if index + 1 < words.count, words[index + 1] == "to" {
-                // "Closed to trucks" restricts a class of vehicle; "closed to all traffic" shuts the road.
-                guard index + 2 < words.count, everyone.contains(words[index + 2]) else { continue }
-            }
-            says = true
+    /// `text`'s words: runs of letters, digits and hyphens, lowercased; a comma, colon,
+    /// bracket or a dash standing alone becomes `separator`.
+    init(_ text: String) {
+        self.text = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var words: [String] = []
+        var word = ""
+        func flush() {
+            guard !word.isEmpty else { return }
+            words.append(word.allSatisfy { $0 == "-" } ? Self.separator : word)
+            word = ""
         }
-        guard says else { return nil }
-        if !isRestriction, words.first != "closed", !words.contains(where: { road.contains($0) || $0.hasPrefix("i-") }) { return nil }
-        if words.contains("both"), words.contains("directions") { return [] }
-        return Set(words.filter(compass.contains))
+        let characters = Array(text.lowercased())
+        for (index, character) in characters.enumerated() {
+            if character.isLetter || character.isNumber || character == "-" {
+                word.append(character)
+            } else if character == ",", word.last?.isNumber == true, index + 1 < characters.count, characters[index + 1].isNumber {
+                continue  // "10,000 GVW" is one number
+            } else {
+                flush()
+                if ",:()[]–—".contains(character), words.last != Self.separator { words.append(Self.separator) }
+            }
+        }
+        flush()
+        self.words = words
     }
 }

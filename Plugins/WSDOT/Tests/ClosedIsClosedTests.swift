@@ -33,6 +33,12 @@ struct ClosedIsClosedTests {
         #expect(pass["status"] == "closed")
         #expect(pass["closedBy"] == ["restrictions", "conditions"])
         #expect(pass["travelAdvisory"] == false)
+        // The words that closed it: the restriction once (both directions say it), the road
+        // condition's one closing sentence of three.
+        #expect(pass["closedByText"] == [
+            "Pass Closed",
+            "SR 20 North Cascades Highway is temporarily closed between milepost 134 and 171 (Ross Lake Dam to Silver Star gate) as of 5 p.m. Nov. 13, due to forecast snow and rain.",
+        ])
         // The texts are still marked as WSDOT not vouching for them; their own word is closed.
         #expect(pass["restrictions"] == [
             ["direction": "Eastbound", "text": "Pass Closed", "status": "closed", "current": false],
@@ -40,7 +46,7 @@ struct ClosedIsClosedTests {
         ])
         let text = PassPresentation().render(pass, context: PresentationContext(urn: "pass:north-cascade", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) })
         #expect(text[0] == "North Cascade Hwy SR 20  CLOSED")
-        #expect(text.contains { $0.contains("Closed by") && $0.hasSuffix("the restriction texts and the road condition") }, "\(text)")
+        #expect(text.contains { $0.contains("Closed by") && $0.contains("the restriction texts and the road condition: “Pass Closed” · “SR 20 North Cascades Highway is temporarily closed") }, "\(text)")
         #expect(text.contains { $0.contains("temporarily closed between milepost 134 and 171") }, "the road condition still shows")
         let card = PassPresentation().card(pass, context: PresentationContext(urn: "pass:north-cascade", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) })
         #expect(card.rows.contains { $0.label == "Closed by" && $0.tone == .bad })
@@ -85,7 +91,8 @@ struct ClosedIsClosedTests {
                                 weather: nil, temperatureF: nil, elevationFt: nil,
                                 restrictions: [Restriction(direction: "Eastbound", text: "No restrictions"), Restriction(direction: "Westbound", text: "No restrictions")],
                                 updated: nil, url: URL(string: "https://wsdot.com/travel/real-time/mountainpasses/north-cascades")!, travelAdvisory: nil)
-        #expect(report.reading == .init(status: .closed, directions: [.closed, .closed], closedBy: ["conditions"]))
+        #expect(report.reading == .init(status: .closed, directions: [.closed, .closed], closedBy: ["conditions"],
+                                        closedByText: ["SR 20 North Cascades Highway is temporarily closed between milepost 134 and 171."]))
         #expect(report.json["restrictions"]?[index: 0]?["status"] == "closed")
     }
 

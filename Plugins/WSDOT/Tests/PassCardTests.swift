@@ -56,8 +56,11 @@ import Testing
 
     @Test func everyCataloguedPassHasAPlaceInWashington() {
         for pass in PassCatalog.all {
-            let coordinate = try? #require(pass.coordinate, "\(pass.slug)")
-            #expect((45.5...49.0).contains(coordinate?.latitude ?? 0) && (-124.8 ... -116.9).contains(coordinate?.longitude ?? 0), "\(pass.slug)")
+            guard let coordinate = pass.coordinate else {
+                Issue.record("\(pass.slug) has no coordinate")
+                continue
+            }
+            #expect((45.5...49.0).contains(coordinate.latitude) && (-124.8 ... -116.9).contains(coordinate.longitude), "\(pass.slug)")
         }
     }
 
