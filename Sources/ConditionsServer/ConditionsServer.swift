@@ -148,7 +148,7 @@ struct FleetService: Service {
     let fleet: FleetDatabase
 
     func run() async throws {
-        try? await cancelWhenGracefulShutdown { await fleet.run() }
+        await cancelWhenGracefulShutdown { await fleet.run() }
     }
 }
 

@@ -79,7 +79,7 @@ enum HistoryStoreFill {
             let status = index % 2 == 0 ? "open" : "closed"
             let observation = HistoryObservation(urn: urn, at: at, state: ResultState(status: status), result: result(urn: urn, status: status, at: at))
             let began = ContinuousClock.now
-            try await checked { try await store.record([observation]) }
+            _ = try await checked { try await store.record([observation]) }
             singles.append(seconds(ContinuousClock.now - began))
         }
         await store.close()
