@@ -144,153 +144,188 @@ package struct Configuration {
 
     static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard", "history"]
 
-    /// Reads the shape of `file.root` under `profile`, collecting every problem rather than stopping at the first.
+    /// Reads the shape of `file.root` under `profile`, collecting every problem rather than
+    /// stopping at the first: each section has its reader, which records its problems under
+    /// their JSON paths.
     package static func load(_ file: ConfigFile, profile requested: String?, catalog: SourceCatalog) throws(ConfigurationError) -> Configuration {
         var problems: [String] = []
-        var root = file.root
-        checkKeys(root, allowed: topLevelKeys + ["$schema", "description"], path: "", problems: &problems)
-
-        // Profiles: named overlays merged onto the base before anything else is read.
-        let profiles = root["profiles"]?.objectValue ?? JSONObject()
-        if let value = root["profiles"], value.objectValue == nil { problems.append("profiles: expected an object, found \(value.typeName)") }
-        if let requested {
-            if let overlay = profiles[requested] {
-                if let overlay = overlay.objectValue {
-                    checkKeys(overlay, allowed: topLevelKeys.filter { $0 != "profiles" }, path: "profiles.\(requested).", problems: &problems)
-                    root = merge(root, overlay)
-                } else {
-                    problems.append("profiles.\(requested): expected an object, found \(overlay.typeName)")
-                }
-            } else {
-                let known = profiles.keys
-                problems.append("unknown profile \"\(requested)\"" + (known.isEmpty ? "; the config defines no profiles" : "; known: \(known.joined(separator: ", "))"))
-            }
-        }
+        checkKeys(file.root, allowed: topLevelKeys + ["$schema", "description"], path: "", problems: &problems)
+        let root = applyProfile(requested, to: file.root, problems: &problems)
+        let directory = file.directory
 
         let defaults = readLimits(root["http"], path: "http", base: HTTPLimits(), problems: &problems)
-
-        var place = Place(latitude: 0, longitude: 0)
-        if let location = root["location"] {
-            if let object = location.objectValue {
-                var options = SourceOptions(path: "location", object: object, baseDirectory: file.directory)
-                do { place = try Place(options: &options) } catch { problems.append(error.message) }
-            } else {
-                problems.append("location: expected an object, found \(location.typeName)")
-            }
-        } else {
-            problems.append("location: missing; add {\"name\": …, \"latitude\": …, \"longitude\": …}")
-        }
-
-        let places = Places(location: place, named: readPlaces(root["places"], directory: file.directory, problems: &problems))
-
-        var instances: [Instance] = []
-        if let sources = root["sources"] {
-            if let sources = sources.objectValue {
-                for (id, entry) in sources {
-                    guard let entry = entry.objectValue else {
-                        problems.append("sources.\(id): expected an object, found \(entry.typeName)"); continue
-                    }
-                    checkKeys(entry, allowed: ["module", "options", "http", "ttl"], path: "sources.\(id).", problems: &problems)
-                    guard let module = entry["module"]?.stringValue else {
-                        problems.append("sources.\(id).module: missing; name one of \(catalog.moduleNames.joined(separator: ", "))"); continue
-                    }
-                    guard catalog.module(named: module) != nil else {
-                        let close = Suggestions.closest(to: module, among: catalog.moduleNames, limit: 1)
-                        problems.append("sources.\(id).module: unknown module \"\(module)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; available: \(catalog.moduleNames.joined(separator: ", "))")
-                        continue
-                    }
-                    var options = JSONObject()
-                    if let value = entry["options"] {
-                        if let object = value.objectValue { options = object } else { problems.append("sources.\(id).options: expected an object, found \(value.typeName)") }
-                    }
-                    let limits = readLimits(entry["http"], path: "sources.\(id).http", base: defaults, problems: &problems)
-                    let ttl = readDuration(entry["ttl"], path: "sources.\(id).ttl", problems: &problems)
-                    instances.append(Instance(id: id, module: module, options: options, http: limits, ttl: ttl))
-                }
-            } else {
-                problems.append("sources: expected an object, found \(sources.typeName)")
-            }
-        } else {
-            problems.append("sources: missing; define at least one source instance")
-        }
-
-        var routes: [Route] = []
-        if let value = root["routes"] {
-            if let object = value.objectValue {
-                let defined = instances.map(\.id)
-                for (scheme, target) in object {
-                    guard Self.isScheme(scheme) else {
-                        problems.append("routes.\(scheme): a scheme is lower-case letters, digits, '-' or '_', starting with a letter"); continue
-                    }
-                    // An id the loop above refused (an unknown module, say) is still defined:
-                    // its own problem is reported, not a second one here.
-                    let isDefined = { (id: String) in defined.contains(id) || root["sources"]?[id] != nil }
-                    if let route = readRoute(scheme: scheme, target, isDefined: isDefined, defined: defined, problems: &problems) {
-                        routes.append(route)
-                    }
-                }
-            } else {
-                problems.append("routes: expected an object, found \(value.typeName)")
-            }
-        } else {
-            problems.append("routes: missing; map URN schemes to source instances, e.g. {\"pass\": \"fixtures\"}")
-        }
-
-        var report: [String] = []
-        if let value = root["report"] {
-            if let array = value.arrayValue {
-                for (index, element) in array.enumerated() {
-                    if let urn = element.stringValue { report.append(urn) } else { problems.append("report[\(index)]: expected a URN string, found \(element.typeName)") }
-                }
-            } else {
-                problems.append("report: expected an array of URNs, found \(value.typeName)")
-            }
-        }
-
-        var cache = CacheSettings()
-        if var options = section("cache", root["cache"], directory: file.directory, problems: &problems) {
-            do {
-                cache.directory = try options.path("directory")
-                cache.enabled = try options.bool("enabled") ?? true
-                try options.finish()
-            } catch { problems.append(error.message) }
-        }
-
-        var serve = ServeSettings()
-        if var options = section("serve", root["serve"], directory: file.directory, problems: &problems) {
-            do {
-                serve.listen = try options.string("listen")
-                serve.token = try options.string("token")
-                if let single = options.object["cors"]?.stringValue {
-                    serve.cors = [single]
-                    _ = try? options.string("cors")
-                } else {
-                    serve.cors = try options.strings("cors") ?? []
-                }
-                serve.cacheEntries = try options.int("cacheEntries", in: 0...10_000_000)
-                serve.cacheBytes = try options.int("cacheBytes", in: 0...(1 << 40))
-                if let value = options.value("idleTimeout"),
-                   let seconds = Self.readDuration(value, path: "serve.idleTimeout", problems: &problems) {
-                    if (1...3600).contains(seconds) { serve.idleTimeout = seconds } else {
-                        problems.append("serve.idleTimeout: \(seconds) s is outside 1 s…3600 s")
-                    }
-                }
-                try options.finish()
-            } catch { problems.append(error.message) }
-            // `${…}` is checked once expanded, when the server starts.
-            if let listen = serve.listen, !listen.contains("${"), ListenAddress(listen) == nil {
-                problems.append("serve.listen: \"\(listen)\" is not host:port (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:80)")
-            }
-            if serve.token?.isEmpty == true { problems.append("serve.token: empty; leave it out or use \"${CONDITIONS_SERVE_TOKEN}\"") }
-        }
-
-        let dashboard = readDashboard(root["dashboard"], directory: file.directory, problems: &problems)
-        let history = readHistory(root["history"], directory: file.directory, problems: &problems)
+        let place = readLocation(root["location"], directory: directory, problems: &problems)
+        let places = Places(location: place, named: readPlaces(root["places"], directory: directory, problems: &problems))
+        let instances = readInstances(root["sources"], limits: defaults, catalog: catalog, problems: &problems)
+        let routes = readRoutes(root["routes"], instances: instances, sources: root["sources"], problems: &problems)
+        let report = readReport(root["report"], problems: &problems)
+        let cache = readCache(root["cache"], directory: directory, problems: &problems)
+        let serve = readServe(root["serve"], directory: directory, problems: &problems)
+        let dashboard = readDashboard(root["dashboard"], directory: directory, problems: &problems)
+        let history = readHistory(root["history"], directory: directory, problems: &problems)
 
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.name): \($0)" }) }
         return Configuration(file: file.url, isBuiltIn: file.isBuiltIn, profile: requested, place: place, places: places, instances: instances,
                              routes: routes.sorted { $0.scheme < $1.scheme }, report: report, http: defaults, cache: cache, serve: serve,
                              dashboard: dashboard, history: history)
+    }
+
+    /// `root` with the `requested` profile's overlay merged in (profiles are named overlays,
+    /// merged onto the base before anything else is read); `root` itself when none is asked.
+    static func applyProfile(_ requested: String?, to root: JSONObject, problems: inout [String]) -> JSONObject {
+        let profiles = root["profiles"]?.objectValue ?? JSONObject()
+        if let value = root["profiles"], value.objectValue == nil { problems.append("profiles: expected an object, found \(value.typeName)") }
+        guard let requested else { return root }
+        guard let overlay = profiles[requested] else {
+            let known = profiles.keys
+            problems.append("unknown profile \"\(requested)\"" + (known.isEmpty ? "; the config defines no profiles" : "; known: \(known.joined(separator: ", "))"))
+            return root
+        }
+        guard let object = overlay.objectValue else {
+            problems.append("profiles.\(requested): expected an object, found \(overlay.typeName)")
+            return root
+        }
+        checkKeys(object, allowed: topLevelKeys.filter { $0 != "profiles" }, path: "profiles.\(requested).", problems: &problems)
+        return merge(root, object)
+    }
+
+    /// The `location` object (required): the default place of every source, and `here`.
+    /// Missing or wrong, it is a problem and the place reads as 0, 0.
+    static func readLocation(_ value: JSONValue?, directory: URL, problems: inout [String]) -> Place {
+        let unknown = Place(latitude: 0, longitude: 0)
+        guard let value else {
+            problems.append("location: missing; add {\"name\": …, \"latitude\": …, \"longitude\": …}")
+            return unknown
+        }
+        guard let object = value.objectValue else {
+            problems.append("location: expected an object, found \(value.typeName)")
+            return unknown
+        }
+        var options = SourceOptions(path: "location", object: object, baseDirectory: directory)
+        do { return try Place(options: &options) } catch {
+            problems.append(error.message)
+            return unknown
+        }
+    }
+
+    /// The `sources` object (required): instance id → `{"module", "options", "http", "ttl"}`,
+    /// in file order. The module must be in `catalog`; its options are read by the module when
+    /// the instance is made. `limits` are the config's `http` defaults each entry's `http` refines.
+    static func readInstances(_ value: JSONValue?, limits defaults: HTTPLimits, catalog: SourceCatalog, problems: inout [String]) -> [Instance] {
+        guard let value else {
+            problems.append("sources: missing; define at least one source instance")
+            return []
+        }
+        guard let sources = value.objectValue else {
+            problems.append("sources: expected an object, found \(value.typeName)")
+            return []
+        }
+        var instances: [Instance] = []
+        for (id, entry) in sources {
+            guard let entry = entry.objectValue else {
+                problems.append("sources.\(id): expected an object, found \(entry.typeName)"); continue
+            }
+            checkKeys(entry, allowed: ["module", "options", "http", "ttl"], path: "sources.\(id).", problems: &problems)
+            guard let module = entry["module"]?.stringValue else {
+                problems.append("sources.\(id).module: missing; name one of \(catalog.moduleNames.joined(separator: ", "))"); continue
+            }
+            guard catalog.module(named: module) != nil else {
+                let close = Suggestions.closest(to: module, among: catalog.moduleNames, limit: 1)
+                problems.append("sources.\(id).module: unknown module \"\(module)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; available: \(catalog.moduleNames.joined(separator: ", "))")
+                continue
+            }
+            var options = JSONObject()
+            if let value = entry["options"] {
+                if let object = value.objectValue { options = object } else { problems.append("sources.\(id).options: expected an object, found \(value.typeName)") }
+            }
+            let limits = readLimits(entry["http"], path: "sources.\(id).http", base: defaults, problems: &problems)
+            let ttl = readDuration(entry["ttl"], path: "sources.\(id).ttl", problems: &problems)
+            instances.append(Instance(id: id, module: module, options: options, http: limits, ttl: ttl))
+        }
+        return instances
+    }
+
+    /// The `routes` object (required): scheme → an instance id or a chain of them (`readRoute`).
+    /// `sources` is the raw `sources` object: an id whose entry was refused (an unknown module,
+    /// say) is still defined, so only its own problem is reported, not a second one here.
+    static func readRoutes(_ value: JSONValue?, instances: [Instance], sources: JSONValue?, problems: inout [String]) -> [Route] {
+        guard let value else {
+            problems.append("routes: missing; map URN schemes to source instances, e.g. {\"pass\": \"fixtures\"}")
+            return []
+        }
+        guard let object = value.objectValue else {
+            problems.append("routes: expected an object, found \(value.typeName)")
+            return []
+        }
+        let defined = instances.map(\.id)
+        let isDefined = { (id: String) in defined.contains(id) || sources?[id] != nil }
+        var routes: [Route] = []
+        for (scheme, target) in object {
+            guard Self.isScheme(scheme) else {
+                problems.append("routes.\(scheme): a scheme is lower-case letters, digits, '-' or '_', starting with a letter"); continue
+            }
+            if let route = readRoute(scheme: scheme, target, isDefined: isDefined, defined: defined, problems: &problems) {
+                routes.append(route)
+            }
+        }
+        return routes
+    }
+
+    /// The `report` list: the URNs resolved when none are given; empty when absent.
+    static func readReport(_ value: JSONValue?, problems: inout [String]) -> [String] {
+        guard let value else { return [] }
+        guard let array = value.arrayValue else {
+            problems.append("report: expected an array of URNs, found \(value.typeName)")
+            return []
+        }
+        var report: [String] = []
+        for (index, element) in array.enumerated() {
+            if let urn = element.stringValue { report.append(urn) } else { problems.append("report[\(index)]: expected a URN string, found \(element.typeName)") }
+        }
+        return report
+    }
+
+    /// The `cache` object: `{"directory": "…", "enabled": true}`, both optional.
+    static func readCache(_ value: JSONValue?, directory: URL, problems: inout [String]) -> CacheSettings {
+        var cache = CacheSettings()
+        guard var options = section("cache", value, directory: directory, problems: &problems) else { return cache }
+        do {
+            cache.directory = try options.path("directory")
+            cache.enabled = try options.bool("enabled") ?? true
+            try options.finish()
+        } catch { problems.append(error.message) }
+        return cache
+    }
+
+    /// The `serve` object: `{"listen", "token", "cors", "cacheEntries", "cacheBytes",
+    /// "idleTimeout"}`, all optional. `${…}` is checked once expanded, when the server starts.
+    static func readServe(_ value: JSONValue?, directory: URL, problems: inout [String]) -> ServeSettings {
+        var serve = ServeSettings()
+        guard var options = section("serve", value, directory: directory, problems: &problems) else { return serve }
+        do {
+            serve.listen = try options.string("listen")
+            serve.token = try options.string("token")
+            if let single = options.object["cors"]?.stringValue {
+                serve.cors = [single]
+                _ = try? options.string("cors")
+            } else {
+                serve.cors = try options.strings("cors") ?? []
+            }
+            serve.cacheEntries = try options.int("cacheEntries", in: 0...10_000_000)
+            serve.cacheBytes = try options.int("cacheBytes", in: 0...(1 << 40))
+            if let value = options.value("idleTimeout"),
+               let seconds = Self.readDuration(value, path: "serve.idleTimeout", problems: &problems) {
+                if (1...3600).contains(seconds) { serve.idleTimeout = seconds } else {
+                    problems.append("serve.idleTimeout: \(seconds) s is outside 1 s…3600 s")
+                }
+            }
+            try options.finish()
+        } catch { problems.append(error.message) }
+        if let listen = serve.listen, !listen.contains("${"), ListenAddress(listen) == nil {
+            problems.append("serve.listen: \"\(listen)\" is not host:port (e.g. 127.0.0.1:8080, [::1]:8080, 0.0.0.0:80)")
+        }
+        if serve.token?.isEmpty == true { problems.append("serve.token: empty; leave it out or use \"${CONDITIONS_SERVE_TOKEN}\"") }
+        return serve
     }
 
     /// The `places` object: name → a place read like `location`. A name is a URN segment
@@ -413,7 +448,6 @@ package struct Configuration {
         return dashboard
     }
 
-    /// Deep-merges `overlay` onto `base`: objects merge member by member, anything else replaces.
     /// `[a-z][a-z0-9_-]*`, checked by hand: a Regex literal is compiled on every evaluation.
     static func isScheme(_ text: String) -> Bool {
         guard let first = text.utf8.first, (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(first) else { return false }
@@ -432,6 +466,7 @@ package struct Configuration {
         return root
     }
 
+    /// Deep-merges `overlay` onto `base`: objects merge member by member, anything else replaces.
     static func merge(_ base: JSONObject, _ overlay: JSONObject) -> JSONObject {
         var result = base
         for (key, value) in overlay {
