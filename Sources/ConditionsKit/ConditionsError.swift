@@ -1,10 +1,60 @@
+/// Every kind of failure a result can report: its raw value is the `kind` of the result's
+/// `{"error": {"kind", "message"}}`, in every output, history row and `--exec` event. What a
+/// module needs to know of a kind is a property here; the host adds its own readings of it
+/// (the HTTP status `serve` answers, the fix `conditions doctor` prints).
+public enum ErrorKind: String, Sendable, CaseIterable {
+    /// The URN text itself is malformed (empty, control characters, too long, ...).
+    case invalidURN
+    /// No scheme, pattern or item answers the URN.
+    case notFound
+    /// A pattern matched but the source rejects an argument.
+    case invalidArguments
+    /// `sources.json` or a source's options are wrong.
+    case configuration
+    /// The upstream service reported a failure of its own.
+    case upstream
+    /// The upstream answered with data we cannot use (wrong types, missing fields).
+    case badResponse
+    /// The upstream could not be reached: its name, the connection, TLS or a proxy failed.
+    case network
+    /// The upstream, or a program, took longer than allowed.
+    case timeout
+    /// The upstream answered with an error status, or redirected too many times.
+    case http
+    /// The upstream's answer was larger than allowed.
+    case tooLarge
+    /// The URN was given up before it had an answer (the report was interrupted).
+    case cancelled
+    /// Anything else: a bug or an unexpected system failure.
+    case `internal`
+
+    /// Whether the upstream failed rather than the request: the next instance of the route's
+    /// fallback chain is asked, then a cached result stands in (stale). Other kinds are the answer.
+    public var fallsBack: Bool {
+        switch self {
+        case .upstream, .badResponse, .network, .timeout, .http, .tooLarge: true
+        case .invalidURN, .notFound, .invalidArguments, .configuration, .cancelled, .internal: false
+        }
+    }
+
+    /// Whether a failure says something about conditions, so history keeps it (`timeout` is a
+    /// state worth keeping). A URN that is malformed, routes nowhere, has arguments its source
+    /// rejects or a source misconfigured is the asker's mistake, not an observation.
+    public var isObservation: Bool {
+        switch self {
+        case .invalidURN, .notFound, .invalidArguments, .configuration: false
+        case .upstream, .badResponse, .network, .timeout, .http, .tooLarge, .cancelled, .internal: true
+        }
+    }
+}
+
 /// An error that knows how to describe itself in a result's `{"error": {"kind", "message"}}`.
 ///
 /// Sources may throw any error; those that conform choose their `kind`, others are reported
 /// as `internal`. Messages must never contain secrets.
 public protocol ReportableError: Error, Sendable {
     /// A stable, machine-readable category: `notFound`, `invalidArguments`, `timeout`, ...
-    var kind: String { get }
+    var kind: ErrorKind { get }
     /// One human-readable line saying what went wrong and where.
     var message: String { get }
 }
@@ -15,33 +65,15 @@ public protocol ReportableError: Error, Sendable {
 /// throw ConditionsError.invalidArguments(argument: "count", value: "0", allowed: "a whole number from 1 to 100")
 /// ```
 public struct ConditionsError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// The category of a `ConditionsError`; its raw value is the `kind` in JSON output.
-    public enum Kind: String, Sendable, CaseIterable {
-        /// The URN text itself is malformed (empty, control characters, too long, ...).
-        case invalidURN
-        /// No scheme, pattern or item answers the URN.
-        case notFound
-        /// A pattern matched but the source rejects an argument.
-        case invalidArguments
-        /// The upstream service reported a failure of its own.
-        case upstream
-        /// The upstream answered with data we cannot use (wrong types, missing fields).
-        case badResponse
-        /// `sources.json` or a source's options are wrong.
-        case configuration
-        /// Anything else: a bug or an unexpected system failure.
-        case `internal`
-    }
-
     /// The category.
-    public let kind: Kind
+    public let kind: ErrorKind
     /// One line for a person.
     public let message: String
     /// Close alternatives the user may have meant (URNs), best first.
     public let suggestions: [String]
 
     /// An error of `kind` with `message` and optional suggestions.
-    public init(_ kind: Kind, _ message: String, suggestions: [String] = []) {
+    public init(_ kind: ErrorKind, _ message: String, suggestions: [String] = []) {
         self.kind = kind
         self.message = message
         self.suggestions = suggestions
@@ -84,12 +116,12 @@ public struct ConditionsError: Error, Sendable, Equatable, CustomStringConvertib
 
 extension ConditionsError {
     /// Describes any error as `(kind, message)` for output; unknown errors become `internal`.
-    public static func report(_ error: any Error) -> (kind: String, message: String) {
+    public static func report(_ error: any Error) -> (kind: ErrorKind, message: String) {
         switch error {
-        case let error as ConditionsError: return (error.kind.rawValue, error.description)
+        case let error as ConditionsError: return (error.kind, error.description)
         case let error as any ReportableError: return (error.kind, error.message)
-        case is CancellationError: return ("cancelled", "cancelled")
-        default: return (Kind.internal.rawValue, String(describing: error))
+        case is CancellationError: return (.cancelled, "cancelled")
+        default: return (.internal, String(describing: error))
         }
     }
 }

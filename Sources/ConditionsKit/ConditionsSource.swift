@@ -192,7 +192,7 @@ extension SourceContext {
     /// Resolves other URNs through the host, for a source that combines them (list their
     /// schemes in `requiredSchemes`): the answers a report would give, from the same cache and
     /// limits, in the order asked. A URN that is already being resolved further up (a cycle)
-    /// or lies too many combinations deep fails with `ConditionsError.Kind.configuration`.
+    /// or lies too many combinations deep fails with `ErrorKind.configuration`.
     /// Name what was used in the result (`SourceResult.inputs`, from `ResolvedURN.input`).
     public func resolve(_ urns: [String]) async -> [ResolvedURN] {
         guard let resolver = self.urns else {

@@ -203,15 +203,13 @@ public enum HTTPError: ReportableError, Equatable {
 
     /// The kind in output: `network`, `timeout`, `http` or `tooLarge`. A proxy's failure is
     /// `network`, or `timeout` when connecting to it timed out.
-    public var kind: String {
+    public var kind: ErrorKind {
         switch self {
-        case .dns, .refused, .tls, .transport: return "network"
-        case .timeout: return "timeout"
-        case .status: return "http"
-        case .bodyTooLarge: return "tooLarge"
-        case .tooManyRedirects: return "http"
-        case .proxy(_, _, .timedOut, _): return "timeout"
-        case .proxy: return "network"
+        case .dns, .refused, .tls, .transport: .network
+        case .timeout, .proxy(_, _, .timedOut, _): .timeout
+        case .status, .tooManyRedirects: .http
+        case .bodyTooLarge: .tooLarge
+        case .proxy: .network
         }
     }
 

@@ -282,7 +282,7 @@ package final class MCPHandlers: Sendable {
             }
             return lines.joined(separator: "\n")
         case .failure(let kind, let message, let suggestions):
-            var text = "\(record.urn): \(kind): \(message)"
+            var text = "\(record.urn): \(kind.rawValue): \(message)"
             if !suggestions.isEmpty { text += "\n  try: " + suggestions.joined(separator: " ") }
             return TerminalText.sanitized(text)
         }

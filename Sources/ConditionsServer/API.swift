@@ -16,11 +16,36 @@ struct API: Sendable {
         let kind: String
         let message: String
 
+        /// A request failing as a URN could (`invalidURN`, `tooLarge`, …).
+        init(status: HTTPResponse.Status, kind: ErrorKind, message: String) {
+            (self.status, self.kind, self.message) = (status, kind.rawValue, message)
+        }
+
+        /// A request failing in a way only a request can.
+        init(status: HTTPResponse.Status, kind: RequestKind, message: String) {
+            (self.status, self.kind, self.message) = (status, kind.rawValue, message)
+        }
+
         func response(from request: Request, context: some RequestContext) throws -> Response {
             API.errorResponse(status: status, kind: kind, message: message)
         }
     }
 
+    /// The kinds only a request to `serve` fails with, before any URN is resolved; beside them
+    /// a request may fail with a result's kind (`ErrorKind`: `invalidURN`, `notFound`, `tooLarge`, `internal`).
+    enum RequestKind: String, Sendable {
+        case invalidRequest, tooManyURNs, methodNotAllowed, unauthorized, shuttingDown, historyUnavailable
+    }
+
+    static func errorResponse(status: HTTPResponse.Status, kind: ErrorKind, message: String, headers: HTTPFields = [:]) -> Response {
+        errorResponse(status: status, kind: kind.rawValue, message: message, headers: headers)
+    }
+
+    static func errorResponse(status: HTTPResponse.Status, kind: RequestKind, message: String, headers: HTTPFields = [:]) -> Response {
+        errorResponse(status: status, kind: kind.rawValue, message: message, headers: headers)
+    }
+
+    /// The body of every error `serve` answers: `{"error": {"kind", "message"}}`.
     static func errorResponse(status: HTTPResponse.Status, kind: String, message: String, headers: HTTPFields = [:]) -> Response {
         let body: JSONValue = ["error": ["kind": .string(kind), "message": .string(message)]]
         var fields = headers
@@ -32,13 +57,7 @@ struct API: Sendable {
     /// The HTTP status for a record: 200 for results (stale included), else by error kind.
     static func status(for record: ResultRecord) -> HTTPResponse.Status {
         guard case .failure(let kind, _, _) = record.outcome else { return .ok }
-        switch kind {
-        case "invalidURN", "invalidArguments": return .badRequest
-        case "notFound": return .notFound
-        case "upstream", "badResponse", "http", "network", "tooLarge": return .badGateway
-        case "timeout": return .gatewayTimeout
-        default: return .internalServerError
-        }
+        return kind.httpStatus
     }
 
     func text(_ text: String, contentType: String = "text/plain; charset=utf-8") -> Response {
@@ -179,11 +198,11 @@ struct API: Sendable {
     static func urns(body: Data, examples: [String] = []) throws -> [String] {
         guard let value = try? JSONValue.parse(body), let array = value.arrayValue else {
             let shown = [ExampleURNs.pick(examples, 0), ExampleURNs.pick(examples, 1)].map { "\"\($0)\"" }.joined(separator: ", ")
-            throw RequestError(status: .badRequest, kind: "invalidRequest", message: "the body must be a JSON array of URN strings, e.g. [\(shown)]")
+            throw RequestError(status: .badRequest, kind: .invalidRequest, message: "the body must be a JSON array of URN strings, e.g. [\(shown)]")
         }
         let urns = try array.map { element throws -> String in
             guard let text = element.stringValue else {
-                throw RequestError(status: .badRequest, kind: "invalidRequest", message: "every element must be a URN string, found \(element.typeName)")
+                throw RequestError(status: .badRequest, kind: .invalidRequest, message: "every element must be a URN string, found \(element.typeName)")
             }
             return text
         }
@@ -192,11 +211,11 @@ struct API: Sendable {
 
     private static func checked(_ urns: [String], examples: [String]) throws -> [String] {
         guard !urns.isEmpty else {
-            throw RequestError(status: .badRequest, kind: "invalidRequest",
+            throw RequestError(status: .badRequest, kind: .invalidRequest,
                                message: "no URN given; e.g. /v1/resolve?urn=\(ExampleURNs.pick(examples, 0))&urn=\(ExampleURNs.pick(examples, 1))")
         }
         guard urns.count <= ServerSettings.maximumURNs else {
-            throw RequestError(status: .badRequest, kind: "tooManyURNs", message: "\(urns.count) URNs; at most \(ServerSettings.maximumURNs) per request")
+            throw RequestError(status: .badRequest, kind: .tooManyURNs, message: "\(urns.count) URNs; at most \(ServerSettings.maximumURNs) per request")
         }
         return urns
     }
@@ -213,7 +232,7 @@ extension API {
         var every: Int?
         if let text = query["every"] {
             guard let seconds = DurationText.seconds(String(text)), seconds >= 1, seconds <= 86400 else {
-                throw RequestError(status: .badRequest, kind: "invalidRequest", message: "every: \"\(text)\" is not a duration between 1s and 1d (e.g. 30s, 5m)")
+                throw RequestError(status: .badRequest, kind: .invalidRequest, message: "every: \"\(text)\" is not a duration between 1s and 1d (e.g. 30s, 5m)")
             }
             every = Int(seconds)
         }
@@ -229,7 +248,7 @@ extension API {
             return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"])
         }
         guard let subscription = server.events.subscribe(keys, resumingAfter: resumeAfter) else {
-            throw RequestError(status: .serviceUnavailable, kind: "shuttingDown", message: "the server is shutting down")
+            throw RequestError(status: .serviceUnavailable, kind: .shuttingDown, message: "the server is shutting down")
         }
         let events = server.events
         let (id, stream) = subscription
@@ -266,7 +285,7 @@ extension API {
         // What openapi.json declares (`^[0-9]{1,18}$`): every such number fits in an Int64.
         guard (1...18).contains(text.utf8.count), text.utf8.allSatisfy({ (48...57).contains($0) }), let id = Int64(text) else {
             let shown = text.count > 40 ? String(text.prefix(40)) + "…" : text
-            throw RequestError(status: .badRequest, kind: "invalidRequest",
+            throw RequestError(status: .badRequest, kind: .invalidRequest,
                                message: "\(name): \"\(shown)\" is not an event id (a whole number of 1 to 18 digits, as sent in an event's id: line)")
         }
         return id
@@ -276,4 +295,18 @@ extension API {
 extension HTTPField.Name {
     /// The id of the last event an `EventSource` received, sent when it reconnects (WHATWG HTML, Server-sent events).
     static let lastEventID = Self("Last-Event-ID")!
+}
+
+extension ErrorKind {
+    /// The status `serve` answers a URN that failed with this kind: the asker's mistake is 4xx,
+    /// the upstream's failure 502 or 504, the rest 500. The host's reading of the vocabulary.
+    var httpStatus: HTTPResponse.Status {
+        switch self {
+        case .invalidURN, .invalidArguments: .badRequest
+        case .notFound: .notFound
+        case .upstream, .badResponse, .http, .network, .tooLarge: .badGateway
+        case .timeout: .gatewayTimeout
+        case .configuration, .cancelled, .internal: .internalServerError
+        }
+    }
 }

@@ -115,7 +115,7 @@ package struct ConditionsServer: Sendable {
             do {
                 body = try await request.collectBody(upTo: ServerSettings.maximumBodyBytes)
             } catch is NIOTooManyBytesError {
-                throw API.RequestError(status: .contentTooLarge, kind: "tooLarge", message: "request body over \(ServerSettings.maximumBodyBytes) bytes")
+                throw API.RequestError(status: .contentTooLarge, kind: .tooLarge, message: "request body over \(ServerSettings.maximumBodyBytes) bytes")
             }
             return try await api.many(try API.urns(body: Data(buffer: body), examples: exampleURNs), request: request)
         }
@@ -133,7 +133,7 @@ package struct ConditionsServer: Sendable {
             case .success(let document):
                 api.body(document.body, etag: document.etag, contentType: "application/json", request: request, status: .ok, maxAge: 0, lastModified: nil)
             case .failure(let unusable):
-                API.errorResponse(status: .internalServerError, kind: "internal", message: unusable.message)
+                API.errorResponse(status: .internalServerError, kind: .internal, message: unusable.message)
             }
         }
         Dashboard.addRoutes(to: router, server: self)

@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsKit
 import Foundation
 import Hummingbird
 import Logging
@@ -21,19 +22,19 @@ struct FrontMiddleware: RouterMiddleware {
             response = try await checked(request, context: context, next: next)
         } catch let error as API.RequestError {
             response = API.errorResponse(status: error.status, kind: error.kind, message: error.message)
-        } catch let error as HTTPError {
+        } catch let error as Hummingbird.HTTPError {
             // The router says 404 also when the path has routes, only none for this method.
             let methods = error.status == .notFound ? allowed.methods(for: request.uri.path) : []
             if !methods.isEmpty {
                 let list = methods.map(\.rawValue).joined(separator: ", ")
-                response = API.errorResponse(status: .methodNotAllowed, kind: "methodNotAllowed",
+                response = API.errorResponse(status: .methodNotAllowed, kind: .methodNotAllowed,
                                              message: "\(request.method.rawValue) is not allowed on this path; it answers \(list)", headers: [.allow: list])
             } else {
                 let kind = switch error.status {
-                case .notFound: "notFound"
-                case .contentTooLarge: "tooLarge"
-                case .methodNotAllowed: "methodNotAllowed"
-                default: "invalidRequest"
+                case .notFound: ErrorKind.notFound.rawValue
+                case .contentTooLarge: ErrorKind.tooLarge.rawValue
+                case .methodNotAllowed: API.RequestKind.methodNotAllowed.rawValue
+                default: API.RequestKind.invalidRequest.rawValue
                 }
                 let message = error.status == .contentTooLarge
                     ? "request body over \(ServerSettings.maximumBodyBytes) bytes"
@@ -41,7 +42,7 @@ struct FrontMiddleware: RouterMiddleware {
                 response = API.errorResponse(status: error.status, kind: kind, message: message)
             }
         } catch {
-            response = API.errorResponse(status: .internalServerError, kind: "internal", message: "internal error")
+            response = API.errorResponse(status: .internalServerError, kind: .internal, message: "internal error")
         }
         policy.addCORS(to: &response.headers, origin: request.headers[.origin])
         let duration = started.duration(to: .now)

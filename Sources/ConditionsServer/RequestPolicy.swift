@@ -1,4 +1,5 @@
 import ConditionsCore
+import ConditionsKit
 import Crypto
 import Foundation
 import Hummingbird
@@ -24,15 +25,15 @@ struct RequestPolicy: Sendable {
     /// or nil. `target` is the path with its query; `path` without it.
     func refusal(target: String, path: String, authorization: String?) -> API.RequestError? {
         guard target.utf8.count <= ServerSettings.maximumURLBytes else {
-            return API.RequestError(status: .uriTooLong, kind: "tooLarge", message: "request URL over \(ServerSettings.maximumURLBytes) bytes")
+            return API.RequestError(status: .uriTooLong, kind: .tooLarge, message: "request URL over \(ServerSettings.maximumURLBytes) bytes")
         }
         guard let tokenDigest, path != "/healthz" else { return nil }
         guard let authorization, authorization.hasPrefix("Bearer ") else {
-            return API.RequestError(status: .unauthorized, kind: "unauthorized", message: "send Authorization: Bearer <token>")
+            return API.RequestError(status: .unauthorized, kind: .unauthorized, message: "send Authorization: Bearer <token>")
         }
         let given = Array(SHA256.hash(data: Array(authorization.dropFirst("Bearer ".count).utf8)))
         guard zip(given, tokenDigest).reduce(UInt8(0), { $0 | ($1.0 ^ $1.1) }) == 0 else {
-            return API.RequestError(status: .unauthorized, kind: "unauthorized", message: "wrong token")
+            return API.RequestError(status: .unauthorized, kind: .unauthorized, message: "wrong token")
         }
         return nil
     }

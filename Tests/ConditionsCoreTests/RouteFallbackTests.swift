@@ -39,7 +39,7 @@ import Testing
             guard let value = try? JSONValue.parse(response.body), let object = value.objectValue else {
                 throw ConditionsError.badResponse("\(url.absoluteString): not a JSON object")
             }
-            if let error = object["error"]?.objectValue, let kind = error["kind"]?.stringValue.flatMap(ConditionsError.Kind.init(rawValue:)) {
+            if let error = object["error"]?.objectValue, let kind = error["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)) {
                 throw ConditionsError(kind, error["message"]?.stringValue ?? "?", suggestions: ["\(location.urn.scheme):other"])
             }
             return SourceResult(data: value)
@@ -143,7 +143,7 @@ import Testing
         case .success(let route, let source, _, let data, let staleAge):
             .answer(source: source, route: route, value: data["value"]?.stringValue ?? "?", stale: staleAge != nil)
         case .failure(let kind, let message, _):
-            .failure(kind: kind, message: message)
+            .failure(kind: kind.rawValue, message: message)
         }
     }
 
@@ -239,7 +239,7 @@ import Testing
         setup.answer("c", "white", Response.json("{}").delayed(10))
         let record = await setup.resolve("pass:white")
         guard case .failure(let kind, let message, _) = record.outcome else { Issue.record("expected a failure: \(record)"); return }
-        #expect(kind == "timeout")
+        #expect(kind == .timeout)
         #expect(!message.contains("\n"))
         let parts = message.components(separatedBy: "; ")
         #expect(parts.count == 3, "\(message)")
@@ -256,7 +256,7 @@ import Testing
         setup.answer("a", "white", .text("", status: 500))
         let record = await setup.resolve("pass:white")
         guard case .failure(let kind, let message, _) = record.outcome else { Issue.record("expected a failure"); return }
-        #expect(kind == "http")
+        #expect(kind == .http)
         #expect(message.hasPrefix("HTTP 500"), "\(message)")
     }
 

@@ -184,7 +184,7 @@ struct ConcurrencyTests {
         let inFlight = await httpError { _ = try await task.value }
         #expect(inFlight == .transport(url: server.url("/slow").absoluteString, detail: "HTTP client was shut down"))
         let later = await httpError { _ = try await client.get(server.url("/slow")) }
-        #expect(later?.kind == "network")
+        #expect(later?.kind == .network)
         client.shutdown()
     }
 

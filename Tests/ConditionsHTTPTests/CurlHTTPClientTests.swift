@@ -122,7 +122,7 @@ struct CurlHTTPClientTests {
         let server = try startServer { $0.route("/hang", Response.text("never").with(.hangAfterHeaders)) }
         let client = try makeClient(HTTPLimits(timeout: 1))
         let error = await httpError { _ = try await client.get(server.url("/hang")) }
-        #expect(error?.kind == "timeout")
+        #expect(error?.kind == .timeout)
     }
 
     @Test func trickledResponseArrivesWhole() async throws {
@@ -217,7 +217,7 @@ struct CurlHTTPClientTests {
         let injected = await httpError {
             _ = try await client.get(URL(string: "http://127.0.0.1:9/")!, headers: ["X-Bad": "a\r\nHost: evil"])
         }
-        #expect(injected?.kind == "network")
+        #expect(injected?.kind == .network)
     }
 
     @Test func redirectToAnotherSchemeIsRefused() async throws {

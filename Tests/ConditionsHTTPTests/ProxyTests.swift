@@ -134,11 +134,11 @@ struct ProxyTests {
             == "the proxy p.invalid:1080 (from all_proxy) could not be resolved: http://example.org/data")
         let timedOut = HTTPError.proxy(proxy: "10.9.9.9:3128", variable: "HTTPS_PROXY", problem: .timedOut(seconds: 2.5), url: url)
         #expect(timedOut.message == "the proxy 10.9.9.9:3128 (from HTTPS_PROXY) did not connect within 2.5 s: http://example.org/data")
-        #expect(timedOut.kind == "timeout")
+        #expect(timedOut.kind == .timeout)
         #expect(HTTPError.proxy(proxy: "p:1", variable: "https_proxy", problem: .tunnelRefused(status: 403), url: url).message
             == "the proxy p:1 (from https_proxy) refused the tunnel with HTTP 403: http://example.org/data")
         for problem: HTTPError.ProxyProblem in [.refused, .unresolved, .tunnelRefused(status: 407), .unsupported] {
-            #expect(HTTPError.proxy(proxy: "p:1", variable: "http_proxy", problem: problem, url: url).kind == "network")
+            #expect(HTTPError.proxy(proxy: "p:1", variable: "http_proxy", problem: problem, url: url).kind == .network)
         }
     }
 
@@ -152,7 +152,7 @@ struct ProxyTests {
         let redacted = upstream.url("/data?client_secret=REDACTED").absoluteString
         #expect(error == .proxy(proxy: "127.0.0.1:\(refused.port)", variable: "http_proxy", problem: .refused, url: redacted))
         #expect(error?.message == "the proxy 127.0.0.1:\(refused.port) (from http_proxy) refused the connection: \(redacted)")
-        #expect(error?.kind == "network")
+        #expect(error?.kind == .network)
         #expect(upstream.stats.totalRequests == 0)
     }
 

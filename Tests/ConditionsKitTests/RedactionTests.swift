@@ -56,7 +56,7 @@ import Testing
         let response = HTTPResponse(status: 429, headers: ["retry-after": "30"], body: Data(), url: try url("https://x.example/p?AccessCode=abc123"))
         let error = #expect(throws: HTTPError.self) { try response.requireSuccess() }
         #expect(error == .status(429, url: "https://x.example/p?AccessCode=REDACTED", retryAfter: "30"))
-        #expect(error?.kind == "http")
+        #expect(error?.kind == .http)
         #expect(error?.message == "HTTP 429 Too Many Requests from https://x.example/p?AccessCode=REDACTED (retry after 30)")
         #expect(throws: Never.self) { try HTTPResponse(status: 204, body: Data(), url: try url("https://x.example")).requireSuccess() }
     }

@@ -58,6 +58,6 @@ import Testing
         #expect(second[0].kind == .pass)
         #expect(second[0].data == first[0].data)
         guard case .failure(let kind, _, _) = second[1].outcome else { Issue.record("expected a cache miss"); return }
-        #expect(kind == "notFound")
+        #expect(kind == .notFound)
     }
 }

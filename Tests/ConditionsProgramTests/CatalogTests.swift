@@ -58,7 +58,7 @@ import Testing
     }
 
     @Test func failuresAreStatesToo() {
-        let failed = ResultState(ResultRecord(urn: "x:y", outcome: .failure(kind: "timeout", message: "slow", suggestions: [])), catalog: registered)
+        let failed = ResultState(ResultRecord(urn: "x:y", outcome: .failure(kind: .timeout, message: "slow", suggestions: [])), catalog: registered)
         #expect(failed.status == "error: timeout")
     }
 }

@@ -21,10 +21,10 @@ import Testing
         defer { workspace.remove() }
         let records = await offlineResolver(try workspace.runtime()).resolve(["pass:snoqualmy", "tide:x", "pass:white"])
         guard case .failure(let kind, _, let suggestions) = records[0].outcome else { Issue.record("expected a failure"); return }
-        #expect(kind == "notFound")
+        #expect(kind == .notFound)
         #expect(suggestions.contains("pass:snoqualmie"))
         guard case .failure(let unrouted, _, _) = records[1].outcome else { Issue.record("expected a failure"); return }
-        #expect(unrouted == "notFound")
+        #expect(unrouted == .notFound)
         #expect(!records[2].failed)
         #expect(records[2].kind == .pass)
     }

@@ -12,8 +12,6 @@ import Foundation
 /// Response, one JSON object on stdout: `{"data": …, "fetchedAt"?: "…"}` or
 /// `{"error": {"kind": "notFound", "message": "…", "suggestions"?: ["…"]}}`.
 enum ExecProtocol {
-    /// The error kinds a program may report; any other kind is reported as `upstream`.
-    static let programKinds: Set<String> = Set(ConditionsError.Kind.allCases.map(\.rawValue)).union(["network", "timeout", "http", "tooLarge"])
     /// Longest message taken from a program's error response.
     static let maximumMessageLength = 1000
 
@@ -39,7 +37,7 @@ enum ExecProtocol {
         case .cancelled:
             throw CancellationError()
         case .timedOut:
-            throw ExecError(kind: "timeout", message: "\(program) timed out after \(seconds(timeout)) s\(stderr)")
+            throw ConditionsError(.timeout, "\(program) timed out after \(seconds(timeout)) s\(stderr)")
         case .outputTooLarge:
             throw ConditionsError.badResponse("\(program) printed more than \(maxOutputBytes) bytes\(stderr)")
         case .signaled(let signal):
@@ -89,15 +87,15 @@ enum ExecProtocol {
         return SourceResult(data: data, kind: object["kind"]?.stringValue.map(ResultKind.init(rawValue:)), fetchedAt: fetchedAt)
     }
 
-    /// The error a program reported, or nil when `value` is not `{"kind"?, "message"}`.
-    static func programError(_ value: JSONValue) -> (any Error)? {
+    /// The error a program reported, or nil when `value` is not `{"kind"?, "message"}`. A kind
+    /// outside the vocabulary (`ErrorKind`), or none, is `upstream`; so is `cancelled`, the
+    /// host's word for a URN it gave up.
+    static func programError(_ value: JSONValue) -> ConditionsError? {
         guard let message = value["message"]?.stringValue else { return nil }
-        let kind = value["kind"]?.stringValue ?? ConditionsError.Kind.upstream.rawValue
+        let named = value["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:))
         let text = String(oneLine(message).prefix(maximumMessageLength))
         let suggestions = (value["suggestions"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(10).map(oneLine)
-        if let known = ConditionsError.Kind(rawValue: kind) { return ConditionsError(known, text, suggestions: Array(suggestions)) }
-        if programKinds.contains(kind) { return ExecError(kind: kind, message: text) }
-        return ConditionsError(.upstream, text, suggestions: Array(suggestions))
+        return ConditionsError(named.flatMap { $0 == .cancelled ? nil : $0 } ?? .upstream, text, suggestions: Array(suggestions))
     }
 
     /// `; stderr: …` with the tail of stderr on one line, or nothing when it was empty.
@@ -119,11 +117,4 @@ enum ExecProtocol {
     static func seconds(_ value: Double) -> String {
         value == value.rounded() ? String(Int(value)) : String(value)
     }
-}
-
-/// A failure whose kind is not one of `ConditionsError`'s: the program timing out, or a
-/// program reporting `network`, `timeout`, `http` or `tooLarge` itself.
-struct ExecError: ReportableError, Equatable {
-    let kind: String
-    let message: String
 }

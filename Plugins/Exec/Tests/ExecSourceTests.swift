@@ -61,7 +61,7 @@ import Testing
     }
 
     /// The `(kind, message)` a resolve fails with.
-    func failure(_ source: ExecSource, _ urn: String = "ferry:seattle-bainbridge") async -> (kind: String, message: String)? {
+    func failure(_ source: ExecSource, _ urn: String = "ferry:seattle-bainbridge") async -> (kind: ErrorKind, message: String)? {
         do {
             _ = try await resolve(source, urn)
             return nil
@@ -223,7 +223,7 @@ import Testing
             let elapsed = Date().timeIntervalSince(started)
             guard let sleeper = (try? String(contentsOf: pidFile, encoding: .utf8)).flatMap({ Int($0.trimmingCharacters(in: .whitespacesAndNewlines)) }) else { continue }
             #expect(elapsed < Double(timeout) + 120, "\(elapsed) s")  // not the 300 s sleep; load has added 20 s
-            #expect(error?.kind == "timeout")
+            #expect(error?.kind == .timeout)
             #expect(error?.message.hasPrefix("sh plugin-") == true)
             #expect(error?.message.contains("timed out after \(timeout) s; stderr: started") == true, "\(error?.message ?? "")")
             // The group had its signal before the answer came; a process dies when it next runs,
@@ -263,7 +263,7 @@ import Testing
             let error = await failure(exec)
             let elapsed = Date().timeIntervalSince(started)
             guard FileManager.default.fileExists(atPath: ready.path) else { continue }
-            #expect(error?.kind == "timeout")
+            #expect(error?.kind == .timeout)
             // The 1 s grace after the deadline, and not the 300 s sleep (a loaded machine has
             // added over 20 s to a run: the upper bound only has to tell the two apart).
             #expect(elapsed >= Double(timeout) + 0.9 && elapsed < Double(timeout) + 120, "\(elapsed) s")
@@ -275,28 +275,28 @@ import Testing
     @Test func aNonZeroExitReportsTheStatusAndStderr() async throws {
         let exec = try source(running: "echo 'Traceback: something broke' >&2; exit 3")
         let error = await failure(exec)
-        #expect(error?.kind == "upstream")
+        #expect(error?.kind == .upstream)
         #expect(error?.message.hasSuffix("exited with status 3; stderr: Traceback: something broke") == true)
     }
 
     @Test func aNonZeroExitWithAnErrorResponseReportsTheProgramsError() async throws {
         let exec = try source(running: #"echo '{"error": {"kind": "invalidArguments", "message": "bad route"}}'; exit 1"#)
         let error = await failure(exec)
-        #expect(error?.kind == "invalidArguments")
+        #expect(error?.kind == .invalidArguments)
         #expect(error?.message == "bad route")
     }
 
     @Test func aCrashNamesTheSignal() async throws {
         let exec = try source(running: "echo 'about to crash' >&2; kill -SEGV $$")
         let error = await failure(exec)
-        #expect(error?.kind == "upstream")
+        #expect(error?.kind == .upstream)
         #expect(error?.message.contains("was killed by signal 11 (SIGSEGV); stderr: about to crash") == true)
     }
 
     @Test func invalidJSONNamesLineAndColumn() async throws {
         let exec = try source(running: #"echo '{"data": nope}'"#)
         let error = await failure(exec)
-        #expect(error?.kind == "badResponse")
+        #expect(error?.kind == .badResponse)
         #expect(error?.message.contains("printed invalid JSON at line 1, column 10") == true)
     }
 
@@ -307,7 +307,7 @@ import Testing
         let error = await failure(exec)
         // Far under the 600 s sleep; a loaded machine has added up to 23 s to a run.
         #expect(Date().timeIntervalSince(started) < 120)
-        #expect(error?.kind == "badResponse")
+        #expect(error?.kind == .badResponse)
         #expect(error?.message.hasSuffix("printed more than 1048576 bytes") == true)
     }
 
@@ -332,10 +332,10 @@ import Testing
     @Test func errorKindsOutsideTheContractBecomeUpstreamAndMessagesStayOneLine() async throws {
         let unknown = try source(running: #"printf '{"error": {"kind": "rateLimited", "message": "slow\\ndown\\u001b[31m"}}'"#)
         let error = await failure(unknown)
-        #expect(error?.kind == "upstream")
+        #expect(error?.kind == .upstream)
         #expect(error?.message == "slow down [31m")
         let network = try source(running: #"echo '{"error": {"kind": "network", "message": "connection refused"}}'"#)
-        #expect(await failure(network)?.kind == "network")
+        #expect(await failure(network)?.kind == .network)
     }
 
     @Test func responsesWithoutDataOrErrorAreRejected() async throws {
@@ -344,7 +344,7 @@ import Testing
         let notObject = try source(running: "echo '[1, 2]'")
         #expect(await failure(notObject)?.message.contains("printed array, not an object") == true)
         let badError = try source(running: #"echo '{"error": "oops"}'"#)
-        #expect(await failure(badError)?.kind == "badResponse")
+        #expect(await failure(badError)?.kind == .badResponse)
         let nothing = try source(running: "echo 'only a warning' >&2")
         #expect(await failure(nothing)?.message.contains("printed nothing; expected one JSON object") == true)
         let badDate = try source(running: #"echo '{"data": 1, "fetchedAt": "yesterday"}'"#)

@@ -92,12 +92,8 @@ public struct FixturesSource: ConditionsSource {
         // A recorded failure replays as that failure, so failing reports can be demonstrated offline.
         if let error = object["error"] {
             let message = error["message"]?.stringValue ?? "recorded failure for \(urn)"
-            let recorded = error["kind"]?.stringValue ?? ""
-            if let kind = ConditionsError.Kind(rawValue: recorded) { throw ConditionsError(kind, message) }
-            if !recorded.isEmpty, recorded.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber) }) {
-                throw RecordedFailure(kind: recorded, message: message)
-            }
-            throw ConditionsError(.upstream, message)
+            // A kind outside the vocabulary (`ErrorKind`) replays as `upstream`.
+            throw ConditionsError(error["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:)) ?? .upstream, message)
         }
         guard let data = object["data"] else {
             throw ConditionsError.badResponse("\(file.path): the result object has no \"data\" member")
@@ -127,11 +123,4 @@ public struct FixturesSource: ConditionsSource {
         defer { free(resolved) }
         return String(cString: resolved)
     }
-}
-
-/// A recorded failure of a kind `ConditionsError` does not have (`timeout`, `network`, `http`,
-/// ...), replayed under that kind so the output matches the recording.
-struct RecordedFailure: ReportableError {
-    let kind: String
-    let message: String
 }

@@ -69,7 +69,7 @@ import Testing
     }
 
     @Test func unreadableDocumentsAreOneLineErrors() throws {
-        let cases: [(String, ConditionsError.Kind, String)] = [
+        let cases: [(String, ErrorKind, String)] = [
             ("[]", .notFound, "src: the planetary K-index is an empty array (SWPC lists no periods)"),
             (#"{"Kp": 2}"#, .badResponse, "src: the planetary K-index is a JSON object, not the array SWPC sends"),
             (#"[["time","value"],["2026-02-02","1"]]"#, .badResponse, "src: the planetary K-index is an array of arrays whose first row is not SWPC's header (time_tag, Kp, …)"),

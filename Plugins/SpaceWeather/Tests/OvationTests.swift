@@ -50,7 +50,7 @@ import Testing
     }
 
     @Test func unreadableDocuments() {
-        let cases: [(String, ConditionsError.Kind)] = [
+        let cases: [(String, ErrorKind)] = [
             (#"{"coordinates": []}"#, .notFound), (#"{"type": "MultiPoint"}"#, .badResponse), (#"{"coordinates": [[400, 0, 1]]}"#, .badResponse), ("[]", .badResponse),
         ]
         for (body, kind) in cases {

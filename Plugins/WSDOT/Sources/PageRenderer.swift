@@ -200,7 +200,7 @@ extension PageRenderer {
 /// A render that ran past the source's timeout: kind `timeout`, like an HTTP timeout.
 struct RenderTimeout: ReportableError {
     let message: String
-    var kind: String { "timeout" }
+    var kind: ErrorKind { .timeout }
 }
 
 /// An async counting semaphore: at most `limit` renders at once, the rest wait in order.

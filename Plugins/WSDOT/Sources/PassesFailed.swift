@@ -7,9 +7,9 @@ struct PassesFailed: ReportableError {
     let total: Int
     let failures: [(slug: String, error: any Error)]
 
-    var kind: String {
+    var kind: ErrorKind {
         let kinds = Set(failures.map { ConditionsError.report($0.error).kind })
-        return kinds.count == 1 ? kinds.first ?? "upstream" : ConditionsError.Kind.upstream.rawValue
+        return (kinds.count == 1 ? kinds.first : nil) ?? .upstream
     }
 
     /// Passes that failed for the same reason share it (`blewett, cayuse (no Chromium found …)`),

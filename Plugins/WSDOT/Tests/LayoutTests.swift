@@ -176,6 +176,6 @@ struct LayoutTests {
         let error = try #require(await resolveError("pass:all", with: source, http: http))
         let report = ConditionsError.report(error)
         #expect(report.message.hasPrefix("1 of 2 passes failed: stevens ("))
-        #expect(report.kind == "badResponse")
+        #expect(report.kind == .badResponse)
     }
 }

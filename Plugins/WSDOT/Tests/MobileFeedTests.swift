@@ -131,7 +131,7 @@ struct MobileFeedTests {
         let source = try feedSource()
         let failing = RecordingHTTPClient([Self.feedURL: .errorPage(503)])
         let error = try #require(await resolveError("pass:stevens", with: source, http: failing, maxAge: 300) as? HTTPError)
-        #expect(error.kind == "http")
+        #expect(error.kind == .http)
         let working = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         #expect(try await resolve("pass:stevens", with: source, http: working, maxAge: 300)["status"] == "open")
         #expect(working.urls.count == 1)

@@ -99,7 +99,7 @@ struct RenderTests {
     /// Runs `pass:stevens` with `body` as the render program and returns the error, the time
     /// taken, and the script's processes still alive afterwards. The default timeout is one no
     /// stall of a loaded machine reaches, so a program that ends by itself is never cut short.
-    func failingRender(_ body: String, limits: HTTPLimits = HTTPLimits(timeout: 60, maxBodyBytes: 1 << 20)) async throws -> (error: (kind: String, message: String), elapsed: Duration, alive: [pid_t]) {
+    func failingRender(_ body: String, limits: HTTPLimits = HTTPLimits(timeout: 60, maxBodyBytes: 1 << 20)) async throws -> (error: (kind: ErrorKind, message: String), elapsed: Duration, alive: [pid_t]) {
         let script = try RenderScript(body)
         defer { script.remove() }
         let source = try makeSource(.json(#"{"passes": ["stevens"], "render": \#(script.renderOption)}"#))
@@ -114,7 +114,7 @@ struct RenderTests {
     @Test("a program that hangs (and its child) is killed at the timeout: kind timeout, one line, no process left")
     func hangs() async throws {
         let result = try await failingRender(#"echo $$ >> "$1"; sleep 300 & echo $! >> "$1"; wait"#, limits: HTTPLimits(timeout: 2, maxBodyBytes: 1 << 20))
-        #expect(result.error.kind == "timeout")
+        #expect(result.error.kind == .timeout)
         #expect(result.error.message.contains("timed out after 2 s"))
         #expect(!result.error.message.contains("\n"))
         // The 2 s timeout, far from the 300 s sleep even with what a loaded machine adds.
@@ -125,7 +125,7 @@ struct RenderTests {
     @Test("a program that crashes fails its pass with the signal")
     func crashes() async throws {
         let result = try await failingRender(#"echo $$ >> "$1"; kill -SEGV $$"#)
-        #expect(result.error.kind == "upstream")
+        #expect(result.error.kind == .upstream)
         #expect(result.error.message.contains("killed by SIGSEGV"))
         #expect(result.alive.isEmpty)
     }
@@ -135,7 +135,7 @@ struct RenderTests {
         // Then it hangs, so a renderer that read to the end before checking would meet the
         // timeout instead.
         let result = try await failingRender(#"echo $$ >> "$1"; head -c 2147483648 /dev/zero; exec sleep 300"#)
-        #expect(result.error.kind == "badResponse")
+        #expect(result.error.kind == .badResponse)
         #expect(result.error.message.contains("larger than maxBodyBytes (1048576 bytes)"))
         #expect(result.elapsed < .seconds(30))
         #expect(result.alive.isEmpty)
@@ -144,7 +144,7 @@ struct RenderTests {
     @Test("a program that prints nothing, or exits non-zero, fails its pass in one line")
     func printsNothing() async throws {
         let nothing = try await failingRender(#"echo $$ >> "$1"; exit 0"#)
-        #expect(nothing.error.kind == "badResponse")
+        #expect(nothing.error.kind == .badResponse)
         #expect(nothing.error.message.contains("printed nothing"))
         let failing = try await failingRender(#"echo oops >&2; exit 3"#)
         #expect(failing.error.message.hasSuffix("exited with status 3; it said: oops"), "\(failing.error.message)")
@@ -178,7 +178,7 @@ struct RenderTests {
     @Test("a program that prints the shell gets the render-specific diagnosis")
     func printsTheShell() async throws {
         let result = try await failingRender(#"cat <<'EOF'"# + "\n" + RenderTests.scriptFilledPage + "\nEOF")
-        #expect(result.error.kind == "badResponse")
+        #expect(result.error.kind == .badResponse)
         #expect(result.error.message.contains("rendered page still holds no pass report"))
     }
 

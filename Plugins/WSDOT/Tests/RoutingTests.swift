@@ -44,7 +44,7 @@ struct RoutingTests {
         let error = await resolveError("pass:all", with: try source(passes: ["snoqualmie", "white", "stevens", "blewett"]), http: http)
         let reportable = try #require(error as? any ReportableError)
         #expect(reportable.message.hasPrefix("2 of 4 passes failed: white (HTTP 404 Not Found from http://www.wsdot.com/traffic/passes/white); stevens (http://www.wsdot.com/traffic/passes/stevens: missing fields conditions, restrictionOne, restrictionTwo, updated"))
-        #expect(reportable.kind == "upstream")
+        #expect(reportable.kind == .upstream)
         #expect(!reportable.message.contains("\n"))
     }
 
@@ -54,7 +54,7 @@ struct RoutingTests {
                                              "stevens": .failure(.timeout(seconds: 30, url: "http://www.wsdot.com/traffic/passes/stevens"))])
         let error = await resolveError("pass:all", with: try source(passes: ["white", "stevens"]), http: http)
         let reportable = try #require(error as? any ReportableError)
-        #expect(reportable.kind == "timeout")
+        #expect(reportable.kind == .timeout)
         #expect(reportable.message == "all 2 passes failed: white (timed out after 30 s: http://www.wsdot.com/traffic/passes/white); stevens (timed out after 30 s: http://www.wsdot.com/traffic/passes/stevens)")
     }
 
@@ -92,6 +92,6 @@ struct RoutingTests {
         let missing = ConditionsError(.configuration, "no Chromium found")
         let failed = PassesFailed(total: 3, failures: [("blewett", missing), ("cayuse", missing), ("white", HTTPError.status(404, url: "http://x/white"))])
         #expect(failed.message == "all 3 passes failed: blewett, cayuse (no Chromium found); white (HTTP 404 Not Found from http://x/white)")
-        #expect(failed.kind == "upstream")
+        #expect(failed.kind == .upstream)
     }
 }

@@ -185,7 +185,7 @@ struct SnowfallTests {
             _ = try await Self.resolve("snowfall:snoqualmie:2023", http: http)
             Issue.record("resolved")
         } catch let error as HTTPError {
-            #expect(error.kind == "http")
+            #expect(error.kind == .http)
         }
     }
 

@@ -115,28 +115,20 @@ package struct Doctor {
 
     /// A failed request, with what to do about its kind of failure. A verdict about the example
     /// URN itself (`notFound`, `invalidArguments`) still shows the instance answering.
-    private static func finding(_ check: String, urn: String, kind: String, message: String, took: String, scheme: String, instance: String,
+    private static func finding(_ check: String, urn: String, kind: ErrorKind, message: String, took: String, scheme: String, instance: String,
                                 working: inout [String]) -> Finding {
         if let proxy = NamedProxy(in: message) {
-            return Finding(.failure, check, kind == "timeout" ? message : "\(message) (after \(took))", fix: proxy.fix, decides: false)
+            return Finding(.failure, check, kind == .timeout ? message : "\(message) (after \(took))", fix: proxy.fix, decides: false)
         }
+        let fix = kind.doctorFix(instance: instance, scheme: scheme)
         switch kind {
-        case "notFound", "invalidArguments":
+        case .notFound, .invalidArguments:
             working.append(instance)
-            return Finding(.warning, check, "answered, but not \(urn): \(message)", fix: "put a URN this source answers in \"report\"", decides: false)
-        case "configuration":
-            return Finding(.failure, check, message, fix: "fix sources.\(instance) in the config (conditions check)", decides: false)
-        case "badResponse":
-            return Finding(.failure, check, "\(message) (after \(took))",
-                           fix: "the upstream answered in a shape this version does not read: update conditions, or route \(scheme) to another source",
-                           decides: false)
-        case "timeout":
-            return Finding(.failure, check, message, fix: "the upstream is slow or unreachable: check the network and any proxy (https_proxy), or raise sources.\(instance).http.timeout",
-                           decides: false)
-        default:
-            return Finding(.failure, check, "\(message) (after \(took))",
-                           fix: "the upstream failed or is unreachable: check the network and any proxy (https_proxy); if it moved, route \(scheme) to another source",
-                           decides: false)
+            return Finding(.warning, check, "answered, but not \(urn): \(message)", fix: fix, decides: false)
+        case .configuration, .timeout:
+            return Finding(.failure, check, message, fix: fix, decides: false)
+        case .invalidURN, .upstream, .badResponse, .network, .http, .tooLarge, .cancelled, .internal:
+            return Finding(.failure, check, "\(message) (after \(took))", fix: fix, decides: false)
         }
     }
 
@@ -280,5 +272,24 @@ struct DateRecordingClient: HTTPClient {
             dates.record(host: request.url.host ?? request.url.absoluteString, offset: received.timeIntervalSince(sent))
         }
         return response
+    }
+}
+
+extension ErrorKind {
+    /// What `conditions doctor` tells its reader to do when `instance`, which answers `scheme`,
+    /// fails its route's example URN with this kind: the host's reading of the vocabulary.
+    func doctorFix(instance: String, scheme: String) -> String {
+        switch self {
+        case .notFound, .invalidArguments:
+            "put a URN this source answers in \"report\""
+        case .configuration:
+            "fix sources.\(instance) in the config (conditions check)"
+        case .badResponse:
+            "the upstream answered in a shape this version does not read: update conditions, or route \(scheme) to another source"
+        case .timeout:
+            "the upstream is slow or unreachable: check the network and any proxy (https_proxy), or raise sources.\(instance).http.timeout"
+        case .invalidURN, .upstream, .network, .http, .tooLarge, .cancelled, .internal:
+            "the upstream failed or is unreachable: check the network and any proxy (https_proxy); if it moved, route \(scheme) to another source"
+        }
     }
 }

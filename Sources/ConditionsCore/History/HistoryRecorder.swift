@@ -197,7 +197,7 @@ package final class HistoryRecorder: Sendable {
     /// keep one row for every such URN any client sends.
     static func isObservation(_ record: ResultRecord) -> Bool {
         guard case .failure(let kind, _, _) = record.outcome else { return true }
-        return !["invalidURN", "notFound", "invalidArguments", "configuration"].contains(kind)
+        return kind.isObservation
     }
 
     /// The open store, opening it on the first call; nil when recording is off because it

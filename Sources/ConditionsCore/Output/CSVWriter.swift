@@ -45,7 +45,7 @@ package enum CSVWriter {
                 }
             case .failure(let kind, let message, _):
                 row["ok"] = "false"
-                row["error.kind"] = kind
+                row["error.kind"] = kind.rawValue
                 row["error.message"] = message
             }
             if let header {

@@ -44,7 +44,7 @@ package struct ReportPrinter {
                 }
                 write(lines.joined(separator: "\n") + "\n", to: .standardOutput)
             case .failure(let kind, let message, _):
-                let line = TerminalText.sanitized("conditions: \(record.urn): \(kind): \(message)", oneLine: true)
+                let line = TerminalText.sanitized("conditions: \(record.urn): \(kind.rawValue): \(message)", oneLine: true)
                 write(line + "\n", to: .standardError)
             }
         }

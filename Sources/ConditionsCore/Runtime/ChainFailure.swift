@@ -8,8 +8,8 @@ struct ChainFailure: ReportableError {
     /// Each instance tried and why it failed, in order.
     let failures: [(instance: String, error: any Error)]
 
-    var kind: String {
-        failures.last.map { ConditionsError.report($0.error).kind } ?? ConditionsError.Kind.upstream.rawValue
+    var kind: ErrorKind {
+        failures.last.map { ConditionsError.report($0.error).kind } ?? .upstream
     }
 
     var message: String {

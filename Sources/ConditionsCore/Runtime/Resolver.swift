@@ -313,19 +313,14 @@ package struct Resolver: Sendable {
 
     /// `--offline` and an instance with no cache entry: the next instance may have one.
     private struct CacheMiss: ReportableError {
-        var kind: String { ConditionsError.Kind.notFound.rawValue }
+        var kind: ErrorKind { .notFound }
         var message: String { "not in the cache (--offline answers from the cache only)" }
     }
 
     private static func isCacheMiss(_ error: any Error) -> Bool { error is CacheMiss }
 
     static func isUpstreamFailure(_ error: any Error) -> Bool {
-        switch error {
-        case is HTTPError: return true
-        case let error as ConditionsError: return [.upstream, .badResponse].contains(error.kind)
-        case let error as any ReportableError: return ["network", "timeout", "http", "tooLarge", "upstream"].contains(error.kind)
-        default: return false
-        }
+        ConditionsError.report(error).kind.fallsBack
     }
 
     private func failure(_ text: String, _ error: any Error) -> ResultRecord {
@@ -357,7 +352,7 @@ extension ResultRecord {
             return ResolvedURN(urn: urn, source: source, result: .success(SourceResult(data: data, kind: kind, fetchedAt: fetchedAt, ttl: ttl, inputs: inputs)),
                                staleAge: staleAge)
         case .failure(let kind, let message, let suggestions):
-            let error = ConditionsError(ConditionsError.Kind(rawValue: kind) ?? .upstream, message, suggestions: suggestions)
+            let error = ConditionsError(kind, message, suggestions: suggestions)
             return ResolvedURN(urn: urn, source: nil, result: .failure(error))
         }
     }

@@ -9,7 +9,7 @@ package struct ResultRecord: Sendable {
     package enum Outcome: Sendable {
         /// `staleAge`: seconds since the fetch when the upstream failed and a cached result stands in.
         case success(route: String, source: String, fetchedAt: Date, data: JSONValue, staleAge: Double?)
-        case failure(kind: String, message: String, suggestions: [String])
+        case failure(kind: ErrorKind, message: String, suggestions: [String])
     }
 
     /// The URN as asked.
@@ -45,7 +45,7 @@ package struct ResultRecord: Sendable {
             if !inputs.isEmpty { object["inputs"] = .array(inputs.map(Self.json)) }
             object["data"] = data
         case .failure(let kind, let message, let suggestions):
-            var error: JSONObject = ["kind": .string(kind), "message": .string(message)]
+            var error: JSONObject = ["kind": .string(kind.rawValue), "message": .string(message)]
             if !suggestions.isEmpty { error["suggestions"] = .array(suggestions.map(JSONValue.string)) }
             object["error"] = .object(error)
         }

@@ -14,7 +14,7 @@ package struct ResultState: Equatable, Sendable {
     package init(_ record: ResultRecord, catalog: SourceCatalog) {
         switch record.outcome {
         case .failure(let kind, _, _):
-            status = "error: \(kind)"
+            status = "error: \(kind.rawValue)"
             detail = ""
         case .success(_, _, _, let data, _):
             let key = catalog.presentation(for: record.kind).changeKey(data)

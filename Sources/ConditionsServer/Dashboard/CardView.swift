@@ -64,7 +64,7 @@ struct CardView {
             let links = suggestions.map { urn -> [String: Any] in
                 ["urn": urn, "href": "/?urn=" + (urn.addingPercentEncoding(withAllowedCharacters: Self.queryValue) ?? "")]
             }
-            view["failure"] = ["kind": kind, "message": message, "suggestions": links, "hasSuggestions": !links.isEmpty] as [String: Any]
+            view["failure"] = ["kind": kind.rawValue, "message": message, "suggestions": links, "hasSuggestions": !links.isEmpty] as [String: Any]
             for key in ["subtitle", "moon", "image", "chart", "bands", "timeline", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
             return view
         case .success(_, _, let fetchedAt, _, let staleAge):

@@ -82,7 +82,7 @@ final class Dashboard: Sendable {
         let asked = request.uri.queryParameters.getAll("urn").map { String($0) }
         let urns = asked.isEmpty ? defaultURNs : asked
         guard urns.count <= ServerSettings.maximumURNs else {
-            return errorPage(resources, status: .badRequest, kind: "tooManyURNs", message: "\(urns.count) URNs; at most \(ServerSettings.maximumURNs) per page")
+            return errorPage(resources, status: .badRequest, kind: .tooManyURNs, message: "\(urns.count) URNs; at most \(ServerSettings.maximumURNs) per page")
         }
         let key = urns.joined(separator: "\n")
         let started = ContinuousClock.now
@@ -161,12 +161,12 @@ final class Dashboard: Sendable {
         let query = request.uri.queryParameters
         let urns = query.getAll("urn")
         guard urns.count == 1, let urn = urns.first.map({ String($0) }), !urn.isEmpty else {
-            return API.errorResponse(status: .badRequest, kind: "invalidRequest", message: "name exactly one URN: /card?urn=\(ExampleURNs.pick(server.exampleURNs, 0))")
+            return API.errorResponse(status: .badRequest, kind: .invalidRequest, message: "name exactly one URN: /card?urn=\(ExampleURNs.pick(server.exampleURNs, 0))")
         }
         var id: String
         if let given = query["id"] {
             guard Self.isCardID(String(given)) else {
-                return API.errorResponse(status: .badRequest, kind: "invalidRequest", message: "id: \"card-\" and up to 120 lower-case letters, digits or '-'")
+                return API.errorResponse(status: .badRequest, kind: .invalidRequest, message: "id: \"card-\" and up to 120 lower-case letters, digits or '-'")
             }
             id = String(given)
         } else {
@@ -258,8 +258,8 @@ final class Dashboard: Sendable {
         headers[Self.referrerPolicy] = "no-referrer"
     }
 
-    private func errorPage(_ resources: DashboardResources, status: HTTPResponse.Status, kind: String, message: String) -> Response {
-        let html = resources.templates.render(["title": title, "status": Int(status.code), "kind": kind, "message": message,
+    private func errorPage(_ resources: DashboardResources, status: HTTPResponse.Status, kind: API.RequestKind, message: String) -> Response {
+        let html = resources.templates.render(["title": title, "status": Int(status.code), "kind": kind.rawValue, "message": message,
                                                "stylesheet": "/assets/dashboard.css?v=\(resources.stylesheet.version)"] as [String: Any],
                                               withTemplate: "error") ?? message
         var headers: HTTPFields = [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"]
@@ -269,7 +269,7 @@ final class Dashboard: Sendable {
 
     private func unavailable() -> Response {
         let message = if case .failure(let error) = resources { error.message } else { "the dashboard is unavailable" }
-        return API.errorResponse(status: .internalServerError, kind: "internal", message: message)
+        return API.errorResponse(status: .internalServerError, kind: .internal, message: message)
     }
 
     /// `card-pass-stevens`: the URN with every character but ASCII letters and digits as `-`,
