@@ -229,22 +229,24 @@ let package = Package(
         .executableTarget(name: "conditions-bench-spawn", path: "Sources/conditions-bench-spawn"),
 
         // MARK: Source modules (plugins)
-        .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Sources"),
-        .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources"),
+        // Each compiles in its sample config (Sources/sample.json, a link to Plugins/<Module>/sample.json),
+        // which `conditions config init --module <Module>` prints: no resource bundle at run time.
+        .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsProcess: the `render` option runs a headless browser.
         .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
-                exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json")]),
+                exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json"), .embedInCode("sample.json")]),
         .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
                 exclude: ["Resources/SOURCES.md"],
-                resources: [.embedInCode("Resources/moon-elpmpp02.txt"), .embedInCode("Resources/sun-vsop87d.txt"), .embedInCode("Resources/delta-t.txt")]),
+                resources: [.embedInCode("Resources/moon-elpmpp02.txt"), .embedInCode("Resources/sun-vsop87d.txt"), .embedInCode("Resources/delta-t.txt"), .embedInCode("sample.json")]),
         // ConditionsProcess: each URN runs the configured program.
-        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources"),
-        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources"),
+        .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
-        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources"),
-        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources"),
+        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
-        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources"),
+        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),

@@ -86,6 +86,12 @@ public protocol ConditionsSource: Sendable {
     /// `MoonData.presentations`).
     static var presentations: [any ResultPresentation] { get }
 
+    /// This module's sample configuration, as Telegraf's `sample.conf`: a `{"sources": …,
+    /// "routes": …}` fragment showing its options with sensible values (secrets as `${ENV}`),
+    /// which `conditions config init --module` prints to merge into `sources.json`. By
+    /// convention the plugin's `sample.json`, compiled in (`.embedInCode`). Nil by default.
+    static var sampleConfig: String? { get }
+
     /// What this instance needs beyond its options, each checked now: a program it runs, a
     /// folder it reads. `conditions doctor` prints them beside the live request it makes to
     /// the instance; the host knows no module's needs. None by default.
@@ -110,6 +116,8 @@ extension ConditionsSource {
     public static var secretOptions: Set<String> { [] }
     /// No presentations of its own: results read as generic key/value lines.
     public static var presentations: [any ResultPresentation] { [] }
+    /// No sample configuration.
+    public static var sampleConfig: String? { nil }
     /// Nothing to check beyond the live request.
     public func healthChecks() async -> [HealthCheck] { [] }
 }

@@ -21,6 +21,8 @@ public struct AerisSource: ConditionsSource {
     public static let moduleName = "Aeris"
     /// One line for `conditions sources`.
     public static let summary = "The moon and its coming phases from the Aeris Weather API (needs a client ID and secret)"
+    /// `sample.json`, compiled in: what `conditions config init --module Aeris` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
     /// The moon changes slowly and Aeris keys have quotas: three hours.
     public static let defaultTTL: Double = 3 * 3600
     /// Both credentials: the id is not secret by itself, but with the secret it is the

@@ -17,6 +17,8 @@ import Foundation
 public struct AstronomySource: ConditionsSource {
     public static let moduleName = "Astronomy"
     public static let summary = "The Moon's phase, rise and set, the Sun's times and a night's dark-sky windows, computed offline"
+    /// `sample.json`, compiled in: what `conditions config init --module Astronomy` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
 
     public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}", "night:{place}", "night:{place}:{date}"]
     public static let exampleURNs = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21", "night:here", "night:here:2026-12-04"]

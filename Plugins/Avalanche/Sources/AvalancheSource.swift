@@ -15,6 +15,8 @@ import Foundation
 public struct AvalancheSource: ConditionsSource {
     public static let moduleName = "Avalanche"
     public static let summary = "Avalanche danger by elevation band, problems and bottom line from avalanche.org (NWAC and every US center, key-less)"
+    /// `sample.json`, compiled in: what `conditions config init --module Avalanche` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
     /// Forecasts come once a day; half an hour keeps a new one (or a warning) from waiting long.
     public static let defaultTTL: Double = 1800
     /// What this module's results are; the host finds their presentation by it.

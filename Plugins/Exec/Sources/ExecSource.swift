@@ -20,6 +20,8 @@ import Foundation
 public struct ExecSource: ConditionsSource {
     public static let moduleName = "Exec"
     public static let summary = "Runs a program of your own (any language) per URN: JSON request on stdin, JSON response on stdout"
+    /// `sample.json`, compiled in: what `conditions config init --module Exec` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
     /// The program's extra environment: it is where an API key for the program goes. Its
     /// members with secret-looking names (`FERRY_API_KEY`, `TOKEN`) are masked; others
     /// (`LANG`, `DEBUG`) are not, since masking short ordinary values would garble output.

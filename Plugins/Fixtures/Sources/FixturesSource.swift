@@ -13,6 +13,8 @@ import Foundation
 public struct FixturesSource: ConditionsSource {
     public static let moduleName = "Fixtures"
     public static let summary = "Replays recorded results from local JSON files (offline demos and tests)"
+    /// `sample.json`, compiled in: what `conditions config init --module Fixtures` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
 
     /// Fixture files larger than this are refused rather than read into memory.
     static let maximumFileSize = 16 << 20

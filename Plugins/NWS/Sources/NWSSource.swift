@@ -15,6 +15,8 @@ public struct NWSSource: ConditionsSource {
     public static let moduleName = "NWS"
     /// One line for `conditions sources`.
     public static let summary = "Forecasts, active alerts and the hourly sky from the US National Weather Service (api.weather.gov, key-less)"
+    /// `sample.json`, compiled in: what `conditions config init --module NWS` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
     /// Used when NWS sends no `Cache-Control` (it normally does: a few minutes).
     public static let defaultTTL: Double = 300
     /// `forecast` results (daily or hourly periods), `alerts` and `sky` results.

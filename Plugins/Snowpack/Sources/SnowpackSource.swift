@@ -16,6 +16,8 @@ import Foundation
 public struct SnowpackSource: ConditionsSource {
     public static let moduleName = "Snowpack"
     public static let summary = "Snow depth, SWE and their 24 h / 72 h / 7 day change from the nearest NRCS SNOTEL station (AWDB, key-less)"
+    /// `sample.json`, compiled in: what `conditions config init --module Snowpack` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
     /// SNOTEL reports hourly: an hour keeps a result no older than the next reading.
     public static let defaultTTL: Double = 3600
     /// What this module's results are; the host finds their presentation by it.

@@ -16,6 +16,8 @@ import Foundation
 public struct SpaceWeatherSource: ConditionsSource {
     public static let moduleName = "SpaceWeather"
     public static let summary = "Kp observed and forecast with the NOAA G-scale, and the OVATION aurora probability at a place (NOAA SWPC, key-less)"
+    /// `sample.json`, compiled in: what `conditions config init --module SpaceWeather` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
     /// The OVATION forecast is remade every few minutes; Kp every 3 hours.
     public static let defaultTTL: Double = 300
     /// What this module's results are; the host finds their presentation by it.

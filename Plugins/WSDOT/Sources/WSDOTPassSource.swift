@@ -16,6 +16,8 @@ public struct WSDOTPassSource: ConditionsSource {
     public static let moduleName = "WSDOT"
     /// One line for `conditions sources`.
     public static let summary = "Washington mountain pass conditions from WSDOT (mobile feed, pages or Traveler Information API)"
+    /// `sample.json`, compiled in: what `conditions config init --module WSDOT` prints.
+    public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
     /// Pass reports change within minutes in a storm; five minutes keeps cron jobs polite.
     public static let defaultTTL: Double = 300
     /// The API access code.

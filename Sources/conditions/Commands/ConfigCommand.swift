@@ -1,11 +1,13 @@
 import ArgumentParser
 import ConditionsCore
 import ConditionsJSON
+import ConditionsKit
 import ConditionsText
 import Foundation
 
 /// `conditions config path|show|init`: which config is in use, what it says once its profile
-/// is applied, and a copy of the built-in default to edit (docs/configuration.md).
+/// is applied, a copy of the built-in default to edit, and a module's sample config
+/// (docs/configuration.md).
 struct ConfigCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "config",
@@ -19,6 +21,7 @@ struct ConfigCommand: ParsableCommand {
             ("conditions config path", "the file in use, or \"built-in\""),
             ("conditions config show --profile offline", "the effective config, masked"),
             ("conditions config init", "a copy to edit, in ~/.config"),
+            ("conditions config init --module \(Init.exampleModule)", "a module's sample config, printed"),
         ]))
         """,
         subcommands: [Path.self, Show.self, Init.self])
@@ -71,19 +74,40 @@ struct ConfigCommand: ParsableCommand {
         }
     }
 
-    /// `config init [--force]`: the built-in default, written where the lookup finds it.
+    /// `config init [--force]`: the built-in default, written where the lookup finds it;
+    /// `config init --module NAME`: that module's sample config, printed.
     struct Init: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "init",
             abstract: "Write the built-in default to $XDG_CONFIG_HOME/conditions/sources.json (~/.config/conditions/sources.json) for editing.",
-            discussion: "Never overwrites a file unless --force is given. The written file replaces the built-in default from then on.")
+            discussion: """
+            Never overwrites a file unless --force is given. The written file replaces the built-in default from then on.
+
+            With --module, nothing is written: the module's sample config, a {"sources": …, "routes": …} fragment \
+            showing its options (secrets as ${ENV}), is printed to standard output to merge into a config.
+
+            \(HelpExamples.block([
+                ("conditions config init", "~/.config/conditions/sources.json"),
+                ("conditions config init --module \(exampleModule)", "its sample sources and routes, printed"),
+            ]))
+            """)
+
+        /// A registered module with a sample, for the examples: the help names only what this build links.
+        static let exampleModule = GlobalOptions.registered.modules.first { $0.sampleConfig != nil }?.moduleName ?? "Name"
 
         @OptionGroup var global: GlobalOptions
 
         @Flag(help: "Overwrite a config file already there.")
         var force = false
 
+        @Option(help: ArgumentHelp("Print this module's sample config to standard output instead of writing a file.", valueName: "name"))
+        var module: String?
+
         func run() throws {
+            if let module {
+                write(try Self.sample(of: module, in: global.catalog), to: .standardOutput)
+                return
+            }
             let target = ConfigFile.userFile(environment: global.environment)
             let manager = FileManager.default
             if manager.fileExists(atPath: target.path), !force {
@@ -97,6 +121,24 @@ struct ConfigCommand: ParsableCommand {
                 throw Failure.usage("config init: cannot write \(target.path): \(error.localizedDescription)")
             }
             write("wrote \(target.path)\n", to: .standardOutput)
+        }
+
+        /// The sample config of the module called `name` (in any case), ending in a newline; an
+        /// unknown name, or a module without a sample, is a one-line usage error.
+        static func sample(of name: String, in catalog: SourceCatalog) throws -> String {
+            let module = catalog.module(named: name) ?? {
+                let matches = catalog.modules.filter { $0.moduleName.lowercased() == name.lowercased() }
+                return matches.count == 1 ? matches[0] : nil
+            }()
+            guard let module else {
+                let close = Suggestions.closest(to: name, among: catalog.moduleNames)
+                throw Failure.usage("config init: unknown module \"\(name)\"" + (close.isEmpty ? "" : " (did you mean \(close.joined(separator: ", "))?)")
+                                    + "; modules: \(catalog.moduleNames.joined(separator: ", "))")
+            }
+            guard let sample = module.sampleConfig, !sample.isEmpty else {
+                throw Failure.usage("config init: module \(module.moduleName) has no sample config; its README describes its options")
+            }
+            return sample.hasSuffix("\n") ? sample : sample + "\n"
         }
     }
 }
