@@ -36,32 +36,32 @@ package final class ServerMetrics: Sendable {
 
     /// Fresh metrics in a registry of their own.
     package init() {
-        cacheHits = registry.makeCounter(name: "conditions_cache_hits_total", help: "Answers served from the server's memory while fresh.")
-        cacheMisses = registry.makeCounter(name: "conditions_cache_misses_total", help: "Resolutions started because no fresh answer was in memory.")
-        staleAnswers = registry.makeCounter(name: "conditions_stale_answers_total", help: "Cached results served because the upstream failed.")
-        coalesced = registry.makeCounter(name: "conditions_coalesced_requests_total", help: "Requests that joined a resolution already in flight.")
-        inFlight = registry.makeGauge(name: "conditions_inflight_resolutions", help: "Resolutions in flight.")
-        sseClients = registry.makeGauge(name: "conditions_sse_clients", help: "Connected Server-Sent Events clients.")
-        memoryCacheEntries = registry.makeGauge(name: "conditions_memory_cache_entries", help: "Fresh results held in the server's memory.")
-        memoryCacheBytes = registry.makeGauge(name: "conditions_memory_cache_bytes", help: "Estimated bytes of the results held in memory.")
-        memoryCacheEvictions = registry.makeCounter(name: "conditions_memory_cache_evictions_total",
-                                                    help: "Results dropped from memory: expired, or least recently used beyond the limits.")
-        answeredOnEventLoop = registry.makeCounter(name: "conditions_http_event_loop_answers_total",
-                                                   help: "Requests for a fresh result in memory answered on the event loop, before the router.")
-        documentWaits = registry.makeGauge(name: "conditions_upstream_document_waits",
-                                           help: "Upstream GET requests waiting for their document: fetching it, or joined to its fetch.")
+        cacheHits = registry.makeCounter(descriptor: Self.named("conditions_cache_hits_total", help: "Answers served from the server's memory while fresh."))
+        cacheMisses = registry.makeCounter(descriptor: Self.named("conditions_cache_misses_total", help: "Resolutions started because no fresh answer was in memory."))
+        staleAnswers = registry.makeCounter(descriptor: Self.named("conditions_stale_answers_total", help: "Cached results served because the upstream failed."))
+        coalesced = registry.makeCounter(descriptor: Self.named("conditions_coalesced_requests_total", help: "Requests that joined a resolution already in flight."))
+        inFlight = registry.makeGauge(descriptor: Self.named("conditions_inflight_resolutions", help: "Resolutions in flight."))
+        sseClients = registry.makeGauge(descriptor: Self.named("conditions_sse_clients", help: "Connected Server-Sent Events clients."))
+        memoryCacheEntries = registry.makeGauge(descriptor: Self.named("conditions_memory_cache_entries", help: "Fresh results held in the server's memory."))
+        memoryCacheBytes = registry.makeGauge(descriptor: Self.named("conditions_memory_cache_bytes", help: "Estimated bytes of the results held in memory."))
+        memoryCacheEvictions = registry.makeCounter(descriptor: Self.named("conditions_memory_cache_evictions_total",
+                                                    help: "Results dropped from memory: expired, or least recently used beyond the limits."))
+        answeredOnEventLoop = registry.makeCounter(descriptor: Self.named("conditions_http_event_loop_answers_total",
+                                                   help: "Requests for a fresh result in memory answered on the event loop, before the router."))
+        documentWaits = registry.makeGauge(descriptor: Self.named("conditions_upstream_document_waits",
+                                           help: "Upstream GET requests waiting for their document: fetching it, or joined to its fetch."))
         let registry = registry
         let documents = { (answer: String) in
-            registry.makeCounter(name: "conditions_upstream_documents_total", labels: [("answer", answer)],
-                                      help: "Upstream GET requests of sources, by how they were answered: kept, joined or fetched.")
+            registry.makeCounter(descriptor: Self.named("conditions_upstream_documents_total",
+                                                        help: "Upstream GET requests of sources, by how they were answered: kept, joined or fetched."),
+                                 labels: [("answer", answer)])
         }
         documentsKept = documents("kept")
         documentsJoined = documents("joined")
         documentsFetched = documents("fetched")
-        latency = registry.makeDurationHistogram(name: "conditions_http_request_duration_seconds",
+        latency = registry.makeDurationHistogram(descriptor: Self.named("conditions_http_request_duration_seconds", help: "HTTP request latency."),
                                                  buckets: [.milliseconds(1), .milliseconds(5), .milliseconds(10), .milliseconds(50), .milliseconds(100),
-                                                           .milliseconds(500), .seconds(1), .seconds(5), .seconds(30)],
-                                                 help: "HTTP request latency.")
+                                                           .milliseconds(500), .seconds(1), .seconds(5), .seconds(30)])
     }
 
     /// Counts one answered request.
@@ -69,8 +69,8 @@ package final class ServerMetrics: Sendable {
         let key = RequestKey(endpoint: endpoint, status: status)
         let counter = requestCounters.withLock { counters in
             if let counter = counters[key] { return counter }
-            let counter = registry.makeCounter(name: "conditions_http_requests_total", labels: [("endpoint", endpoint), ("status", String(status))],
-                                               help: "HTTP requests by endpoint and status.")
+            let counter = registry.makeCounter(descriptor: Self.named("conditions_http_requests_total", help: "HTTP requests by endpoint and status."),
+                                               labels: [("endpoint", endpoint), ("status", String(status))])
             counters[key] = counter
             return counter
         }
@@ -80,8 +80,14 @@ package final class ServerMetrics: Sendable {
 
     /// Counts a result fetched from its upstream by the instance `source`.
     func upstreamFetch(source: String) {
-        registry.makeCounter(name: "conditions_upstream_fetches_total", labels: [("source", source)],
-                             help: "Results fetched from upstream, by source instance.").increment()
+        registry.makeCounter(descriptor: Self.named("conditions_upstream_fetches_total", help: "Results fetched from upstream, by source instance."),
+                             labels: [("source", source)]).increment()
+    }
+
+    /// The descriptor of the metric called `name`, whole (no namespace or unit added), with
+    /// its `# HELP` text.
+    private static func named(_ name: String, help: String) -> MetricNameDescriptor {
+        MetricNameDescriptor(metricName: name, unitName: "", helpText: help)
     }
 
     /// The Prometheus text exposition.

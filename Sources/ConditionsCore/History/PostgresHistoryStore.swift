@@ -191,7 +191,7 @@ package final class PostgresHistoryStore: HistoryStoring {
                 }
                 try await connection.query("COMMIT", logger: logger)
             } catch {
-                try? await connection.query("ROLLBACK", logger: logger)
+                _ = try? await connection.query("ROLLBACK", logger: logger)
                 throw error
             }
         } catch {
@@ -244,7 +244,7 @@ package final class PostgresHistoryStore: HistoryStoring {
         }
     }
 
-    private func rows<Value: PostgresDecodable>(_ query: PostgresQuery, as: Value.Type) async throws(HistoryError) -> [Value] {
+    private func rows<Value: PostgresDecodable & Sendable>(_ query: PostgresQuery, as: Value.Type) async throws(HistoryError) -> [Value] {
         let connection = try await connected()
         do {
             var values: [Value] = []
