@@ -1,10 +1,11 @@
 import Foundation
+import LoopbackServer
 import TestHarness
 import Testing
 
-/// `scripts/new-source`: its refusals on a throwaway copy of the two files it edits, and one
-/// end-to-end run that scaffolds, builds, tests, routes and resolves a new module over the
-/// checkout's own build.
+/// `scripts/new-source`: its refusals and what it writes (plain and `--http`) on a throwaway
+/// copy of the two files it edits, and one end-to-end run that scaffolds both shapes, builds,
+/// tests, routes and resolves them over the checkout's own build.
 @Suite struct NewSourceTests {
     /// Runs `executable arguments` in `directory` with this process's environment plus `environment`.
     static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval) async throws -> CLI.Output {
@@ -64,7 +65,8 @@ import Testing
 
         let plugin = folder.appendingPathComponent("Plugins/Tides")
         let created = try FileManager.default.subpathsOfDirectory(atPath: plugin.path).sorted()
-        #expect(created == ["README.md", "Sources", "Sources/TidesSource.swift", "Tests", "Tests/TidesTests.swift"])
+        #expect(created == ["README.md", "Sources", "Sources/TidesSource.swift", "Sources/sample.json", "Tests", "Tests/TidesTests.swift", "sample.json"])
+        try expectSample(in: plugin, name: "Tides", scheme: "tide", options: ["greeting": "hello"])
         let source = try text(plugin.appendingPathComponent("Sources/TidesSource.swift"))
         #expect(source.contains("public struct TidesSource: ConditionsSource {"))
         #expect(source.contains("/// Shown by `--help` and, as this instance's `examples`, by `conditions routes`."))
@@ -78,7 +80,7 @@ import Testing
         let added = Set(newPackage.split(separator: "\n")).subtracting(package.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
         #expect(added == [
             "\"Tides\",",
-            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Sources\"),",
+            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Sources\", resources: [.embedInCode(\"sample.json\")]),",
             ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\", \"ConditionsKitTesting\"], path: \"Plugins/Tides/Tests\"),",
         ])
         #expect(newPackage.split(separator: "\n").count == package.split(separator: "\n").count + 3)
@@ -89,6 +91,59 @@ import Testing
         // No backups or temporary files left behind.
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Package.swift", "Plugins", "Sources", "scripts"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("Sources/ConditionsModules").path) == ["RegisteredModules.swift"])
+    }
+
+    /// The sample config: a {"sources", "routes"} fragment of the module, compiled in through the
+    /// link in Sources/, and shown as written in the README.
+    func expectSample(in plugin: URL, name: String, scheme: String, options: [String: String]) throws {
+        let sample = try text(plugin.appendingPathComponent("sample.json"))
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(sample.utf8)) as? [String: Any])
+        #expect(Set(object.keys) == ["sources", "routes"])
+        let instance = (object["sources"] as? [String: Any])?[scheme] as? [String: Any]
+        #expect(instance?["module"] as? String == name)
+        #expect(instance?["options"] as? [String: String] == options)
+        #expect(object["routes"] as? [String: String] == [scheme: scheme])
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: plugin.appendingPathComponent("Sources/sample.json").path) == "../sample.json")
+        #expect(try text(plugin.appendingPathComponent("README.md")).contains("```json\n" + sample + "```\n"), "the README shows sample.json")
+    }
+
+    @Test func httpWritesTheShapeOfAModuleReadingAnHTTPAPI() async throws {
+        let folder = try Self.skeleton()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let package = try text(folder.appendingPathComponent("Package.swift"))
+
+        let run = try await Self.newSource(["--http", "Buoys", "buoy"], in: folder)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(!run.stderr.contains("command not found"), "\(run.stderr)")
+        let plugin = folder.appendingPathComponent("Plugins/Buoys")
+        let created = try FileManager.default.subpathsOfDirectory(atPath: plugin.path).sorted()
+        #expect(created == ["README.md", "Sources", "Sources/BuoysAPI.swift", "Sources/BuoysPresentation.swift", "Sources/BuoysReport.swift",
+                            "Sources/BuoysSettings.swift", "Sources/BuoysSource.swift", "Sources/sample.json", "Tests", "Tests/BuoysTests.swift",
+                            "Tests/Resources", "Tests/Resources/harbor-7.json", "sample.json"])
+        try expectSample(in: plugin, name: "Buoys", scheme: "buoy", options: ["baseURL": "https://api.example.org/buoy"])
+        // Every placeholder filled in.
+        for file in created where file.hasSuffix(".swift") || file.hasSuffix(".md") {
+            let written = try text(plugin.appendingPathComponent(file))
+            #expect(!written.contains("@NAME@") && !written.contains("@SCHEME@") && !written.contains("@SAMPLE@"), "\(file) has every placeholder filled in")
+        }
+        let settings = try text(plugin.appendingPathComponent("Sources/BuoysSettings.swift"))
+        #expect(settings.contains("try options.httpURL(\"baseURL\", withoutQuery: true) ?? Self.defaultBaseURL"))
+        let api = try text(plugin.appendingPathComponent("Sources/BuoysAPI.swift"))
+        #expect(api.contains("try response.requireSuccess()") && api.contains("response.json(from: Self.upstream"))
+        let source = try text(plugin.appendingPathComponent("Sources/BuoysSource.swift"))
+        #expect(source.contains("public struct BuoysSource: ConditionsSource {") && source.contains("[\"buoy:{id}\"]"))
+        #expect(source.contains("BuoysAPI(http: context.http)") && source.contains("BuoysReport(id: id"))
+        let tests = try text(plugin.appendingPathComponent("Tests/BuoysTests.swift"))
+        #expect(tests.contains("RecordingHTTPClient([\"/buoy/harbor-7.json\": .body(try recorded(\"harbor-7.json\")"))
+
+        let added = Set(try text(folder.appendingPathComponent("Package.swift")).split(separator: "\n")).subtracting(package.split(separator: "\n"))
+            .map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
+        #expect(added == [
+            "\"Buoys\",",
+            ".target(name: \"Buoys\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Buoys/Sources\", resources: [.embedInCode(\"sample.json\")]),",
+            ".testTarget(name: \"BuoysTests\", dependencies: [\"Buoys\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\", \"ConditionsKitTesting\"], path: \"Plugins/Buoys/Tests\", exclude: [\"Resources\"]),",
+        ])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Package.swift", "Plugins", "Sources", "scripts"])
     }
 
     @Test func refusesBadNamesAndExistingModulesWithoutWritingAnything() async throws {
@@ -103,7 +158,9 @@ import Testing
             (["TidesTests"], "ends in Tests"),
             (["Foundation"], "\"Foundation\" is the name of an existing module"),
             (["Exec"], "already has a target named Exec"),
-            ([], "usage: scripts/new-source Name [scheme]"),
+            ([], "usage: scripts/new-source [--http] Name [scheme]"),
+            (["--htp", "Tides"], "unknown option \"--htp\""),
+            (["--http"], "usage: scripts/new-source [--http] Name [scheme]"),
         ]
         for (arguments, message) in cases {
             let run = try await Self.newSource(arguments, in: folder)
@@ -147,6 +204,9 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// Both shapes, plain (Tides) and `--http` (Buoys), are scaffolded, built and tested at
+    /// once; Buoys then answers from a loopback server standing in for its API.
+    ///
     /// The scaffold, build and test run in a private mount namespace (in a user namespace of
     /// its own, so no privilege is needed) where an overlay covers the checkout: the nested `swift build` sees the checkout's own `.build` at its own
     /// paths, so it compiles only what the new module changes instead of the whole package
@@ -170,14 +230,15 @@ import Testing
             export TMPDIR="$5/tmp"
             mkdir -p "$TMPDIR"
             bash scripts/new-source Tides tide >/dev/null
+            bash scripts/new-source --http Buoys buoy >/dev/null
             "$4" build --build-tests >"$5/build.log" 2>&1 || { tail -n 60 "$5/build.log"; exit 1; }
-            "$4" test --skip-build --filter TidesTests >"$5/test.log" 2>&1 || { tail -n 60 "$5/test.log"; exit 1; }
+            "$4" test --skip-build --filter 'TidesTests|BuoysTests' >"$5/test.log" 2>&1 || { tail -n 60 "$5/test.log"; exit 1; }
             cat "$5/test.log"
             """
         let scaffold = try await Self.run("/usr/bin/unshare", ["--map-root-user", "--mount", "--propagation", "private", "/bin/sh", "-c", scaffoldScript, "sh", root, upper.path, work.path, swift, folder.path],
                                           in: folder, timeout: 1200)
         try #require(scaffold.status == 0, "the scaffold's build or test failed:\n\(scaffold.stdout.suffix(6000))\(scaffold.stderr.suffix(2000))")
-        #expect(scaffold.stdout.contains("4 tests"), "\(scaffold.stdout.suffix(3000))")
+        #expect(scaffold.stdout.contains("Test run with 12 tests in 2 suites passed"), "\(scaffold.stdout.suffix(3000))")
         #expect(!FileManager.default.fileExists(atPath: CLI.packageRoot.appendingPathComponent("Plugins/Tides").path), "the checkout is untouched")
         #expect(FileManager.default.fileExists(atPath: upper.appendingPathComponent("Plugins/Tides/Sources/TidesSource.swift").path))
 
@@ -207,6 +268,37 @@ import Testing
 
         let sources = try await Self.runConditions(binary, ["sources", "--config", "tides.json"], in: folder, timeout: 60)
         #expect(sources.stdout.contains("Tides"))
+
+        // Each sample is compiled in: `config init --module` prints the file the scaffold wrote.
+        for module in ["Tides", "Buoys"] {
+            let sample = try await Self.runConditions(binary, ["config", "init", "--module", module], in: folder, timeout: 60)
+            #expect(sample.status == 0, "\(sample.stderr)")
+            #expect(sample.stdout == (try text(upper.appendingPathComponent("Plugins/\(module)/sample.json"))))
+        }
+
+        // The HTTP shape answers from its API: a loopback server serving the recorded document.
+        let api = LoopbackServer()
+        api.route("/buoy/harbor-7.json", LoopbackServer.Response(headers: ["Content-Type": "application/json", "Cache-Control": "max-age=120"],
+                                                                   body: try Data(contentsOf: upper.appendingPathComponent("Plugins/Buoys/Tests/Resources/harbor-7.json"))))
+        try api.start()
+        defer { api.stop() }
+        try Data("""
+            {
+              "location": { "name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles" },
+              "sources": { "buoy": { "module": "Buoys", "options": { "baseURL": "\(api.url("/buoy").absoluteString)" } } },
+              "routes": { "buoy": "buoy" }
+            }
+            """.utf8).write(to: folder.appendingPathComponent("buoys.json"))
+        let buoy = try await Self.runConditions(binary, ["--config", "buoys.json", "--format", "ndjson", "buoy:harbor-7", "buoy:harbor-9"], in: folder, timeout: 60)
+        #expect(buoy.status == 1, "\(buoy.stderr)")
+        let buoyLines = buoy.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        try #require(buoyLines.count == 2, "\(buoy.stdout)\(buoy.stderr)")
+        let reading = try #require(buoyLines[0]["data"] as? [String: Any])
+        #expect(reading["name"] as? String == "Harbor 7")
+        #expect(reading["value"] as? Double == 2.4)
+        #expect(reading["observedAt"] as? String == "2026-11-21T13:30:00Z")
+        #expect((buoyLines[1]["error"] as? [String: Any])?["kind"] as? String == "http", "a 404 from the API: \(buoyLines[1])")
+        #expect(api.requestCount("/buoy/harbor-7.json") == 1)
 
         // Text reads through the module's own presentation, not as generic key/value lines.
         let text = try await Self.runConditions(binary, ["--config", "tides.json", "--now", "2026-11-21T14:00:00Z", "tide:seattle"], in: folder,
