@@ -108,6 +108,9 @@ package struct SupervisedProcess: Sendable {
         }
 
         package var ending: Ending
+        /// The signal the program itself died of, whoever sent it (the deadline's SIGTERM or
+        /// SIGKILL included); nil when it exited, or was never waited for (`.cancelled`).
+        package var signal: Int32? = nil
         /// stdout (`.collect` only), at most the limit.
         package var stdout: Data
         /// The end of stderr (`.collect` with a tail only).
@@ -187,7 +190,10 @@ package struct SupervisedProcess: Sendable {
                 case .signaled(let signal): ending = .signaled(Int32(signal))
                 }
             }
-            return Outcome(ending: ending, stdout: collected.stdout, stderrTail: collected.stderrTail, stderrTruncated: collected.stderrTruncated)
+            var signal: Int32?
+            if case .signaled(let number) = status { signal = Int32(number) }
+            return Outcome(ending: ending, signal: signal, stdout: collected.stdout, stderrTail: collected.stderrTail,
+                           stderrTruncated: collected.stderrTruncated)
         case .failure(let error)? where !cancelled && !(error is CancellationError):
             let notFound = (error as? SubprocessError)?.code == .executableNotFound
             // Started or not: a failure reading its pipes comes after a successful spawn.

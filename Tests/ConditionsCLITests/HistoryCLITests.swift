@@ -155,7 +155,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let environment = ["XDG_STATE_HOME": dir.appendingPathComponent("state").path]
         let watch = try Watch(WatchHookTests.watchArguments(polls: 1000, []), in: dir, environment: environment)
-        let shown = await WatchHookTests.eventually(within: 60) { watch.stdoutLines.count >= 3 }
+        let shown = await WatchHookTests.eventually { watch.stdoutLines.count >= 3 }
         await watch.signal(SIGKILL)
         guard await watch.finish(within: 30) else { return }
         #expect(shown, "watch printed an initial state and two changes: \(watch.stdout) \(watch.stderr)")

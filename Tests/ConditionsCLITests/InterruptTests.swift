@@ -36,7 +36,7 @@ import Glibc
 
     /// Both PIDs once the program and its `sleep` run, nil (and an issue) if they never do.
     static func running(_ config: (dir: URL, program: URL, child: URL), _ process: Watch) async -> (pid_t, pid_t)? {
-        let started = await WatchHookTests.eventually(within: 60) {
+        let started = await WatchHookTests.eventually {
             WatchHookTests.pid(in: config.program) != nil && WatchHookTests.pid(in: config.child) != nil
         }
         guard started, let program = WatchHookTests.pid(in: config.program), let child = WatchHookTests.pid(in: config.child) else {
@@ -49,7 +49,7 @@ import Glibc
     }
 
     static func gone(_ pids: (pid_t, pid_t)) async -> Bool {
-        await WatchHookTests.eventually(within: 10) { !WatchHookTests.isAlive(pids.0) && !WatchHookTests.isAlive(pids.1) }
+        await WatchHookTests.eventually { !WatchHookTests.isAlive(pids.0) && !WatchHookTests.isAlive(pids.1) }
     }
 
     static func cleanUp(_ config: (dir: URL, program: URL, child: URL)) {

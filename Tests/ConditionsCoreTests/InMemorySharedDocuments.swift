@@ -18,7 +18,7 @@ actor InMemorySharedDocuments: SharedDocuments {
     }
 
     func lease(_ key: String, for seconds: Double) -> Bool {
-        if let until = leases[key], ContinuousClock.now < until { return false }
+        if let until = leases[key], ContinuousClock.now < until { return false }  // wall-clock-ok: the double's lease, on the clock as the database keeps it: the product's timing under test, not a bound on the test
         leases[key] = .now + .seconds(seconds)
         leasesGranted += 1
         return true
@@ -42,10 +42,10 @@ actor InMemorySharedDocuments: SharedDocuments {
 
     func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? {
         let deadline = ContinuousClock.now + timeout
-        while ContinuousClock.now < deadline {
+        while ContinuousClock.now < deadline {  // wall-clock-ok: the double's wait, as long as the product asks (its shareWait): not a bound on the test
             if let document = documents[key] { return document }
             // The holder released the lease or stopped renewing it.
-            guard let until = leases[key], ContinuousClock.now < until else { return documents[key] }
+            guard let until = leases[key], ContinuousClock.now < until else { return documents[key] }  // wall-clock-ok: the double's lease, on the clock as the database keeps it: the product's timing under test, not a bound on the test
             try? await Task.sleep(for: .milliseconds(5))
         }
         return documents[key]

@@ -62,7 +62,7 @@ struct ConcurrencyTests {
         // Six at a time: two rounds of half a second each.
         // At least two rounds; that they overlap six at a time is proven by the server's
         // counters, not by a wall-clock bound a loaded machine could miss.
-        #expect(elapsed >= 0.95)
+        #expect(elapsed >= 0.95)  // wall-clock-ok: a lower bound, timed from before the first request: a stall only lengthens it
         #expect(server.stats.maxConcurrentConnections == 6)
         #expect(server.stats.connectionsAccepted <= 6)
         #expect(server.stats.totalRequests == 12)
@@ -129,12 +129,11 @@ struct ConcurrencyTests {
         let task = Task { try await client.get(server.url("/slow")) }
         #expect(await eventually { server.stats.totalRequests == 1 })
 
-        let elapsed = await seconds {
-            task.cancel()
-            let result = await task.result
-            #expect(throws: CancellationError.self) { try result.get() }
-        }
-        #expect(elapsed < 120)  // the server would answer after an hour; load has added 23 s
+        // Judged by the outcome, not by the time it took: the server would answer after an
+        // hour, so only a stopped transfer ends in CancellationError with the connection closed.
+        task.cancel()
+        let result = await task.result
+        #expect(throws: CancellationError.self) { try result.get() }
         // The easy handle was removed, so the connection closes and the server notices.
         #expect(await eventually { server.stats.openConnections == 0 })
     }

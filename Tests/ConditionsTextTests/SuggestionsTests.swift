@@ -59,7 +59,7 @@ import Testing
         // of computing either way.
         let started = threadCPUTime()
         #expect(Suggestions.closest(to: huge, among: ["location", "sources", "routes", "profiles", "report", "http", "cache"]) == [])
-        #expect(threadCPUTime() - started < .seconds(1))
+        #expect(threadCPUTime() - started < .seconds(1))  // wall-clock-ok: this thread's CPU time, which waiting for a core does not add to; the cost guarded against is seconds
         let longest = String(repeating: "w", count: Suggestions.maximumLength - 5) + "hite"
         #expect(Suggestions.closest(to: longest, among: [longest + "s"]) == [longest + "s"])
     }

@@ -23,7 +23,8 @@ import Testing
         server.route("/new\(Path.ovation)", .text("<!DOCTYPE html><html><body><h1>Service Unavailable</h1></body></html>", contentType: "text/html; charset=utf-8"))
         try server.start()
         defer { server.stop() }
-        let http = try CurlHTTPClient(version: "test", limits: HTTPLimits(connectTimeout: 5, timeout: 10))
+        // Timeouts that only guard against a hang: a loaded machine has taken over 10 s for a loopback answer.
+        let http = try CurlHTTPClient(version: "test", limits: HTTPLimits(connectTimeout: 120, timeout: 120))
 
         let old = try makeSource(["baseURL": .string(server.url("/old").absoluteString)])
         let stevens = try await old.resolve("aurora:stevens", context: context(http, now: stormEve))

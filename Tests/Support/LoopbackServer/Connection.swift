@@ -165,7 +165,7 @@ final class Connection {
         while true {
             if isStopping() { return false }
             let left = deadline.timeIntervalSinceNow
-            if left <= 0 { return true }
+            if left <= 0 { return true }  // wall-clock-ok: the stand-in's scripted delay (Response.delayed), not a bound on a test
             var poller = pollfd(fd: fd, events: Self.peerClosed, revents: 0)
             let ready = poll(&poller, 1, Int32(min(100, max(1, left * 1000))))
             if ready > 0, poller.revents & (Self.peerClosed | Int16(POLLHUP) | Int16(POLLERR)) != 0 { return false }

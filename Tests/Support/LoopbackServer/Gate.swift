@@ -14,7 +14,7 @@ public final class Gate: @unchecked Sendable {
         let deadline = seconds.map { Date().addingTimeInterval($0) }
         condition.lock()
         while !isOpen {
-            if let deadline { guard condition.wait(until: deadline) else { break } } else { condition.wait() }
+            if let deadline { guard condition.wait(until: deadline) else { break } } else { condition.wait() }  // wall-clock-ok: how long the caller lets the gate hold a request, a scripted fault, not a bound on a test
         }
         condition.unlock()
     }
