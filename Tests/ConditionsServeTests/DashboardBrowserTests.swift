@@ -392,8 +392,8 @@ struct DashboardBrowserTests {
             let result = report.object
             #expect(result["word"] as? String == "closed")
             #expect(result["changed"] as? Bool == true, "the changed card is marked")
-            // Where the closure was read, then each direction.
-            #expect(result["rows"] as? [String] == ["the restriction texts", "Pass Closed", "Pass Closed"])
+            // Where the closure was read and its words, then each direction.
+            #expect(result["rows"] as? [String] == ["the restriction texts: “Pass Closed”", "Pass Closed", "Pass Closed"])
             #expect(result["stevens"] as? String == "untouched", "the unchanged card was left alone")
             #expect(result["sameDocument"] as? Bool == true, "no reload")
             #expect(report.navigations == 0, "no navigation")
