@@ -27,7 +27,10 @@ import Testing
         return server
     }
 
-    static func documents(_ clock: TestClock, share: (any SharedDocuments)? = nil, shareTimeout: Duration = .seconds(2), leaseSeconds: Double = 10,
+    /// A reader's documents. The store's timeout and the lease default to what no stall of a
+    /// loaded machine reaches (the product's 2 s and 10 s would let a slow test run see a
+    /// store that "did not answer" or a lease that "expired"); tests of those faults say theirs.
+    static func documents(_ clock: TestClock, share: (any SharedDocuments)? = nil, shareTimeout: Duration = .seconds(60), leaseSeconds: Double = 300,
                           shareWait: Duration = .seconds(120)) -> UpstreamDocuments {
         UpstreamDocuments(share: share, shareTimeout: shareTimeout, shareWait: shareWait, leaseSeconds: leaseSeconds, clock: { clock.now }, logger: logger)
     }
