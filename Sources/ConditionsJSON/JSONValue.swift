@@ -62,6 +62,9 @@ extension JSONValue {
 
     /// The string, when this is a string.
     public var stringValue: String? { if case .string(let s) = self { return s }; return nil }
+    /// The instant, when this is a string `Timestamp.parse` reads (the ISO 8601 that JSON
+    /// output and every module's data write dates as).
+    public var dateValue: Date? { stringValue.flatMap { Timestamp.parse($0) } }
     /// The boolean, when this is a boolean.
     public var boolValue: Bool? { if case .bool(let b) = self { return b }; return nil }
     /// The number as an `Int`, when this is an integer or a double with no fractional part.

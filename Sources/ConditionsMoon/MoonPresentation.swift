@@ -16,8 +16,8 @@ struct MoonPresentation: ResultPresentation {
         if let lit = moon["illumination"]?.doubleValue.flatMap({ Int(exactly: $0.rounded()) }) { summary += ", \(lit)% lit" }
         if let age = moon["age"]?.doubleValue { summary += ", \(String(format: "%.1f", age)) days old" }
         var lines = ["\(context.style.bold(context.urn))  \(summary)"]
-        let rise = moon["rise"]?.stringValue.flatMap { Timestamp.parse($0) }
-        let set = moon["set"]?.stringValue.flatMap { Timestamp.parse($0) }
+        let rise = moon["rise"]?.dateValue
+        let set = moon["set"]?.dateValue
         let times = [
             rise.map { "rises \(context.localTime($0, .time))" } ?? "no moonrise",
             set.map { "sets \(context.localTime($0, .time))" } ?? "no moonset",
@@ -46,8 +46,8 @@ struct MoonPresentation: ResultPresentation {
         var rows = [ResultCard.Row("Phase", phase)]
         if let illumination, illumination.isFinite { rows.append(.init("Illumination", "\(Int(illumination.rounded()))%")) }
         if let age = moon["age"]?.doubleValue, age.isFinite { rows.append(.init("Age", String(format: "%.1f days", age))) }
-        let rise = moon["rise"]?.stringValue.flatMap { Timestamp.parse($0) }
-        let set = moon["set"]?.stringValue.flatMap { Timestamp.parse($0) }
+        let rise = moon["rise"]?.dateValue
+        let set = moon["set"]?.dateValue
         rows.append(.init("Rises", rise.map { context.localTime($0, .time) } ?? "no moonrise this day"))
         rows.append(.init("Sets", set.map { context.localTime($0, .time) } ?? "no moonset this day"))
         return ResultCard(title: "Moon", subtitle: moon["location"]?["name"]?.stringValue ?? context.placeName,
@@ -67,7 +67,7 @@ struct PhasesPresentation: ResultPresentation {
         let width = phases.compactMap { $0["name"]?.stringValue?.count }.max() ?? 0
         return [context.style.bold(context.urn)] + phases.map { phase in
             let name = phase["name"]?.stringValue ?? "?"
-            let date = phase["date"]?.stringValue.flatMap { Timestamp.parse($0) }
+            let date = phase["date"]?.dateValue
             return "  \(MoonGlyph.glyph(for: name)) \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(date.map { context.localTime($0, .dateTime) } ?? "—")"
         }
     }
@@ -86,7 +86,7 @@ struct PhasesPresentation: ResultPresentation {
         let southern = (context.place?.latitude ?? 0) < 0
         return ResultCard(title: "Moon phases", subtitle: context.placeName, rows: phases.map { phase in
             let name = phase["name"]?.stringValue ?? "?"
-            let date = phase["date"]?.stringValue.flatMap { Timestamp.parse($0) }
+            let date = phase["date"]?.dateValue
             let drawing = MoonDrawing(illuminated: MoonGlyph.illuminated(phase: name), waxing: MoonGlyph.isWaxing(phase: name), southern: southern)
             return ResultCard.Row(name, date.map { context.localTime($0, .dateTime) } ?? "—", figure: .moon(drawing))
         })

@@ -163,4 +163,14 @@ import ConditionsKit
         struct Wide: Encodable { var k9 = 9, k1 = 1, k8 = 8, k2 = 2, k7 = 7, k3 = 3, k6 = 6, k4 = 4, k5 = 5 }
         #expect(try JSONValue(encoding: Wide()).objectValue?.keys == ["k9", "k1", "k8", "k2", "k7", "k3", "k6", "k4", "k5"])
     }
+
+    /// Dates travel as ISO 8601 strings; `dateValue` reads them where modules read their data.
+    @Test func dateValueReadsTheISOStringsDatesAreWrittenAs() {
+        let written = JSONValue(Date(timeIntervalSince1970: 1_764_000_000))
+        #expect(written.dateValue == Date(timeIntervalSince1970: 1_764_000_000))
+        #expect(JSONValue.string("2025-11-02T14:45:00Z").dateValue == Timestamp.parse("2025-11-02T14:45:00Z"))
+        #expect(JSONValue.string("yesterday").dateValue == nil)
+        #expect(JSONValue.int(1_764_000_000).dateValue == nil, "a number is no date")
+        #expect(JSONValue.null.dateValue == nil)
+    }
 }

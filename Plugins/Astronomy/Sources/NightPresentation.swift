@@ -33,8 +33,8 @@ struct NightPresentation: ResultPresentation {
 
         static func spans(_ value: JSONValue?) -> [(Date, Date)] {
             (value?.arrayValue ?? []).compactMap { span in
-                guard let start = span["start"]?.stringValue.flatMap({ Timestamp.parse($0) }),
-                      let end = span["end"]?.stringValue.flatMap({ Timestamp.parse($0) }), start < end else { return nil }
+                guard let start = span["start"]?.dateValue,
+                      let end = span["end"]?.dateValue, start < end else { return nil }
                 return (start, end)
             }
         }
@@ -148,7 +148,7 @@ struct NightPresentation: ResultPresentation {
     }
 
     private func time(_ value: JSONValue?) -> Date? {
-        value?.stringValue.flatMap { Timestamp.parse($0) }
+        value?.dateValue
     }
 
     private func range(_ start: Date, _ end: Date, _ context: PresentationContext) -> String {

@@ -39,7 +39,7 @@ struct NightRequest {
         switch answers[0].result {
         case .success(let result):
             sky = (result.data["hours"]?.arrayValue ?? []).compactMap { hour in
-                guard let start = hour["time"]?.stringValue.flatMap({ Timestamp.parse($0) }) else { return nil }
+                guard let start = hour["time"]?.dateValue else { return nil }
                 return NightReport.SkyHour(start: start, cover: hour["skyCover"]?.doubleValue)
             }
             if sky.isEmpty { notes.append("sky:\(placeText) gave no hourly sky cover: clouds unknown") }
@@ -70,7 +70,7 @@ struct NightRequest {
         let span = (first.start.addingTimeInterval(-6 * 3_600))...(last.end)
         for key in ["next24h", "next3d"] {
             guard let peak = result.data[key], let level = peak["gScale"]?.stringValue, let number = Int(level.dropFirst()), level.hasPrefix("G"), number >= 1,
-                  let time = peak["time"]?.stringValue.flatMap({ Timestamp.parse($0) }), span.contains(time) else { continue }
+                  let time = peak["time"]?.dateValue, span.contains(time) else { continue }
             return ["gScale": .string(level), "kp": peak["kp"] ?? .null, "kpText": peak["kpText"] ?? .null, "time": .string(Timestamp.string(from: time)),
                     "probability": result.data["ovation"]?["probability"] ?? .null]
         }

@@ -118,7 +118,7 @@ struct NightTimeline {
     }
 
     private func time(_ value: JSONValue?) -> Date? {
-        value?.stringValue.flatMap { Timestamp.parse($0) }
+        value?.dateValue
     }
 
     private func range(_ start: Date, _ end: Date) -> String {

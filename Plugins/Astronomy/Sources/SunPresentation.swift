@@ -78,7 +78,7 @@ private struct SunDay {
     }
 
     init?(_ data: JSONValue) {
-        func date(_ value: JSONValue?) -> Date? { value?.stringValue.flatMap { Timestamp.parse($0) } }
+        func date(_ value: JSONValue?) -> Date? { value?.dateValue }
         func period(_ value: JSONValue?) -> Period? {
             guard let value, value.objectValue != nil else { return nil }
             return Period(start: date(value["start"]), end: date(value["end"]))

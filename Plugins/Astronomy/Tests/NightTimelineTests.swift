@@ -14,7 +14,7 @@ import Testing
         return nil
     }
 
-    static func instant(_ value: JSONValue?) -> Date? { value?.stringValue.flatMap { Timestamp.parse($0) } }
+    static func instant(_ value: JSONValue?) -> Date? { value?.dateValue }
 
     /// Stevens Pass, 2026-11-26, Moon ignored, 24 recorded hours from 00:00Z with one unknown.
     static func stevens() async throws -> JSONValue {

@@ -60,8 +60,8 @@ extension AvalanchePresentation {
             if let summary = prose(data["summary"]) { card.rows.append(.init("Summary", summary)) }
             if let forecaster = data["forecaster"]?.stringValue { card.rows.append(.init("Forecaster", forecaster)) }
         }
-        card.updated = data["published"]?.stringValue.flatMap { Timestamp.parse($0) }
-        if status != ZoneStatus.offSeason.rawValue, let expires = data["expires"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+        card.updated = data["published"]?.dateValue
+        if status != ZoneStatus.offSeason.rawValue, let expires = data["expires"]?.dateValue {
             let when = context.localTime(expires, .dateTime)
             if data["expired"]?.boolValue == true {
                 card.staleNote = "forecast expired \(when)"

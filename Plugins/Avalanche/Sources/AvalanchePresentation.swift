@@ -59,10 +59,10 @@ struct AvalanchePresentation: ResultPresentation {
         lines += Self.paragraphs(data["summary"])
         var byline: [String] = []
         if let forecaster = data["forecaster"]?.stringValue { byline.append("by \(forecaster)") }
-        if let published = data["published"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+        if let published = data["published"]?.dateValue {
             byline.append("published \(context.localTime(published, .dateTime))")
         }
-        if status != ZoneStatus.offSeason.rawValue, let expires = data["expires"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+        if status != ZoneStatus.offSeason.rawValue, let expires = data["expires"]?.dateValue {
             let expired = data["expired"]?.boolValue == true
             let text = "\(expired ? "expired" : "expires") \(context.localTime(expires, .dateTime))"
             byline.append(expired ? style.yellow(text) : text)

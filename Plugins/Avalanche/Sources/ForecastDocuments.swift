@@ -43,7 +43,7 @@ struct ForecastDocuments: Sendable {
                 }
                 return ["fetchedAt": .string(Timestamp.string(from: context.now)), "layer": document]
             }
-            let fetchedAt = kept["fetchedAt"]?.stringValue.flatMap { Timestamp.parse($0) } ?? context.now
+            let fetchedAt = kept["fetchedAt"]?.dateValue ?? context.now
             return .init(value: try ZoneMap(layer: kept["layer"] ?? .null, source: source), madeAt: fetchedAt)
         }
         return try await (maxAge > 0 ? maps.made(for: settings.center, maxAge: maxAge, now: context.now, make: make) : make()).value
@@ -64,10 +64,10 @@ struct ForecastDocuments: Sendable {
             }
             let canKeep = context.maxAge > 0
             var kept = try await context.memo.value(for: key, maxAge: canKeep ? Self.forecastLifetime.upperBound : 0, now: context.now, make: fetch)
-            var until = kept["keptUntil"]?.stringValue.flatMap { Timestamp.parse($0) } ?? context.now
+            var until = kept["keptUntil"]?.dateValue ?? context.now
             if canKeep, until <= context.now {
                 kept = try await context.memo.value(for: key, maxAge: 0, now: context.now, make: fetch)
-                until = kept["keptUntil"]?.stringValue.flatMap { Timestamp.parse($0) } ?? context.now
+                until = kept["keptUntil"]?.dateValue ?? context.now
             }
             let product = try ZoneProduct(document: kept["product"] ?? .null, source: source)
             return .init(value: product, madeAt: context.now, keptUntil: until)

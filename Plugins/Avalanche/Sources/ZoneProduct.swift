@@ -45,7 +45,7 @@ enum ZoneProduct: Sendable {
     }
 
     static func date(_ value: JSONValue?) -> Date? {
-        value?.stringValue.flatMap { Timestamp.parse($0) }
+        value?.dateValue
     }
 
     static func text(_ value: JSONValue?) -> String? {

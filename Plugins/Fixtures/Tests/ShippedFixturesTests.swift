@@ -121,7 +121,7 @@ import Testing
         #expect(status == Self.expectedStatus(directionStatuses), "\(passID): status \(status) but directions \(directionStatuses)")
 
         if let updated = pass["updated"], !updated.isNull {
-            #expect(updated.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(passID): updated \(updated)")
+            #expect(updated.dateValue != nil, "\(passID): updated \(updated)")
         }
         if let url = pass["url"]?.stringValue {
             #expect(url.hasPrefix("https://"), "\(passID): url \(url)")
@@ -167,7 +167,7 @@ import Testing
         #expect((29.2...29.9).contains(lunation), "age \(age) / cycle \(cycle) = \(lunation) days")
         for key in ["rise", "set"] {
             if let value = moon[key], !value.isNull {
-                #expect(value.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(key): \(value)")
+                #expect(value.dateValue != nil, "\(key): \(value)")
             }
         }
         let location = try #require(moon["location"])
@@ -187,8 +187,8 @@ import Testing
         #expect(periods.count >= 4)
         var previousEnd: Date?
         for period in periods {
-            let start = try #require(period["start"]?.stringValue.flatMap { Timestamp.parse($0) })
-            let end = try #require(period["end"]?.stringValue.flatMap { Timestamp.parse($0) })
+            let start = try #require(period["start"]?.dateValue)
+            let end = try #require(period["end"]?.dateValue)
             #expect(start < end)
             if let previousEnd { #expect(start == previousEnd, "periods follow each other") }
             previousEnd = end
@@ -208,7 +208,7 @@ import Testing
         #expect(data["grid"]?.stringValue?.isEmpty == false)
         let hours = try #require(data["hours"]?.arrayValue)
         #expect(hours.count == 48)
-        let times = hours.compactMap { $0["time"]?.stringValue.flatMap { Timestamp.parse($0) } }
+        let times = hours.compactMap { $0["time"]?.dateValue }
         #expect(times.count == 48)
         #expect(zip(times, times.dropFirst()).allSatisfy { $1.timeIntervalSince($0) == 3600 }, "hour after hour")
         for hour in hours {
@@ -232,8 +232,8 @@ import Testing
             }
         }
         #expect(data["problems"]?.arrayValue?.allSatisfy { $0["name"]?.stringValue?.isEmpty == false } == true)
-        let published = try #require(data["published"]?.stringValue.flatMap { Timestamp.parse($0) })
-        let expires = try #require(data["expires"]?.stringValue.flatMap { Timestamp.parse($0) })
+        let published = try #require(data["published"]?.dateValue)
+        let expires = try #require(data["expires"]?.dateValue)
         #expect(published < expires)
     }
 
@@ -246,7 +246,7 @@ import Testing
         #expect(data["depthIn"]?.doubleValue.map { $0 >= 0 } == true)
         #expect(data["sweIn"]?.doubleValue.map { $0 >= 0 } == true)
         #expect(data["daily"]?.arrayValue?.count == 14)
-        #expect(data["reading"]?["time"]?.stringValue.flatMap { Timestamp.parse($0) } != nil)
+        #expect(data["reading"]?["time"]?.dateValue != nil)
     }
 
     /// The SpaceWeather contract (`night:` reads `next24h.gScale` and `ovation.probability`):
@@ -258,7 +258,7 @@ import Testing
             #expect(period["kp"]?.doubleValue.map { (0...9).contains($0) } == true, "\(key)")
             #expect(period["kpText"]?.stringValue?.isEmpty == false, "\(key)")
             #expect(period["gScale"]?.stringValue.map { ["G0", "G1", "G2", "G3", "G4", "G5"].contains($0) } == true, "\(key)")
-            #expect(period["time"]?.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(key)")
+            #expect(period["time"]?.dateValue != nil, "\(key)")
         }
         if place == "now" {
             #expect(data["place"] == .null)
@@ -270,7 +270,7 @@ import Testing
         #expect(ovation["probability"]?.intValue.map { (0...100).contains($0) } == true)
         #expect(ovation["latitude"]?.intValue.map { (-90...90).contains($0) } == true)
         #expect(ovation["longitude"]?.intValue.map { (0...359).contains($0) } == true)
-        #expect(ovation["forecastTime"]?.stringValue.flatMap { Timestamp.parse($0) } != nil)
+        #expect(ovation["forecastTime"]?.dateValue != nil)
     }
 
     /// The NWS alerts contract: each alert's event, severity and headline, dates readable.
@@ -281,7 +281,7 @@ import Testing
             #expect(["Extreme", "Severe", "Moderate", "Minor", "Unknown"].contains(alert["severity"]?.stringValue ?? ""))
             #expect(alert["headline"]?.stringValue?.isEmpty == false)
             for key in ["onset", "effective", "expires", "ends"] {
-                if let value = alert[key], !value.isNull { #expect(value.stringValue.flatMap { Timestamp.parse($0) } != nil, "\(key)") }
+                if let value = alert[key], !value.isNull { #expect(value.dateValue != nil, "\(key)") }
             }
         }
     }
@@ -293,7 +293,7 @@ import Testing
         for phase in phases {
             let name = try #require(phase["name"]?.stringValue)
             let index = try #require(Self.principalPhases.firstIndex(of: name), "phase name \(name)")
-            let date = try #require(phase["date"]?.stringValue.flatMap { Timestamp.parse($0) }, "date of \(name)")
+            let date = try #require(phase["date"]?.dateValue, "date of \(name)")
             #expect(date > Support.now, "phases are upcoming")
             if let previous {
                 // Principal phases follow each other in order, about a quarter of a month apart.

@@ -58,6 +58,6 @@ enum AlertReading {
     }
 
     static func date(_ value: JSONValue?) -> Date? {
-        value?.stringValue.flatMap { Timestamp.parse($0) }
+        value?.dateValue
     }
 }

@@ -22,7 +22,7 @@ struct NWSAlerts: Sendable {
         guard let features = root["features"]?.arrayValue else {
             throw ConditionsError.badResponse("\(shown): \"features\" is missing or not an array")
         }
-        updated = root["updated"]?.stringValue.flatMap { Timestamp.parse($0) }
+        updated = root["updated"]?.dateValue
         var read: [(rank: Int, onset: Date, alert: JSONValue)] = []
         for feature in features {
             guard let properties = feature["properties"], properties.objectValue != nil else { continue }
@@ -31,7 +31,7 @@ struct NWSAlerts: Sendable {
             let text = { (key: String, limit: Int) -> JSONValue in
                 JSONValue(properties[key]?.stringValue.map { NWSProblem.oneLine($0, limit: limit) }.flatMap { $0.isEmpty ? nil : $0 })
             }
-            let date = { (key: String) -> Date? in properties[key]?.stringValue.flatMap { Timestamp.parse($0) } }
+            let date = { (key: String) -> Date? in properties[key]?.dateValue }
             let severity = properties["severity"]?.stringValue ?? "Unknown"
             let alert: JSONValue = [
                 "id": text("id", 200) == .null ? JSONValue(feature["id"]?.stringValue) : text("id", 200),

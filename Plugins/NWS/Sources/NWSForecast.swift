@@ -30,9 +30,9 @@ struct NWSForecast: Sendable {
         guard let periods = properties["periods"]?.arrayValue else {
             throw ConditionsError.badResponse("\(shown): properties.periods is missing or not an array")
         }
-        updated = properties["updateTime"]?.stringValue.flatMap { Timestamp.parse($0) }
-            ?? properties["updated"]?.stringValue.flatMap { Timestamp.parse($0) }
-        generatedAt = properties["generatedAt"]?.stringValue.flatMap { Timestamp.parse($0) }
+        updated = properties["updateTime"]?.dateValue
+            ?? properties["updated"]?.dateValue
+        generatedAt = properties["generatedAt"]?.dateValue
         elevationM = Self.metres(properties["elevation"])
         var read: [JSONValue] = []
         read.reserveCapacity(periods.count)
@@ -49,8 +49,8 @@ struct NWSForecast: Sendable {
         guard period.objectValue != nil else {
             throw ConditionsError.badResponse("\(source): properties.periods[\(index)] is \(period.typeName), not an object")
         }
-        guard let start = period["startTime"]?.stringValue.flatMap({ Timestamp.parse($0) }),
-              let end = period["endTime"]?.stringValue.flatMap({ Timestamp.parse($0) })
+        guard let start = period["startTime"]?.dateValue,
+              let end = period["endTime"]?.dateValue
         else {
             throw ConditionsError.badResponse("\(source): properties.periods[\(index)] has no readable startTime and endTime")
         }

@@ -40,7 +40,7 @@ struct NWSSky: Sendable {
         guard let properties = root["properties"], properties.objectValue != nil else {
             throw ConditionsError.badResponse("\(shown): no \"properties\" object")
         }
-        updated = properties["updateTime"]?.stringValue.flatMap { Timestamp.parse($0) }
+        updated = properties["updateTime"]?.dateValue
         let start = Self.hourStart(now)
         var notes: [String] = []
         var columns: [[Double?]] = []

@@ -162,7 +162,7 @@ struct SnowpackPresentation: ResultPresentation {
     }
 
     static func readingTime(_ data: JSONValue) -> Date? {
-        data["reading"]?["time"]?.stringValue.flatMap { Timestamp.parse($0) }
+        data["reading"]?["time"]?.dateValue
     }
 
     struct DailyDepth {

@@ -29,7 +29,7 @@ extension AuroraPresentation {
         }
         if let ovation = data["ovation"], ovation.objectValue != nil {
             card.rows.append(.init("Aurora probability", ovation["probability"]?.intValue.map { "\($0) %" } ?? "—"))
-            if let forecast = ovation["forecastTime"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+            if let forecast = ovation["forecastTime"]?.dateValue {
                 card.rows.append(.init("OVATION forecast for", context.localTime(forecast, .dateTime)))
             }
         }

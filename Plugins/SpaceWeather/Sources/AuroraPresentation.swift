@@ -65,7 +65,7 @@ struct AuroraPresentation: ResultPresentation {
         guard let value, let kp = value["kp"]?.doubleValue, kp.isFinite, (0...9).contains(kp) else { return nil }
         let level = value["gScale"]?.stringValue.flatMap(KpScale.level(scale:)) ?? KpScale.level(kp: kp)
         return Period(kp: kp, text: value["kpText"]?.stringValue ?? KpScale.text(kp), gScale: KpScale.word(level),
-                      time: value["time"]?.stringValue.flatMap { Timestamp.parse($0) })
+                      time: value["time"]?.dateValue)
     }
 
     /// The level of a `G0`…`G5` word, 0 for anything else.
@@ -109,7 +109,7 @@ struct AuroraPresentation: ResultPresentation {
         if let latitude = ovation["latitude"]?.intValue, let longitude = ovation["longitude"]?.intValue {
             text += " (cell \(abs(latitude))° \(latitude < 0 ? "S" : "N"), \(longitude)° E)"
         }
-        if let forecast = ovation["forecastTime"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+        if let forecast = ovation["forecastTime"]?.dateValue {
             text += ", OVATION for \(time(forecast, context: context))"
         }
         return text

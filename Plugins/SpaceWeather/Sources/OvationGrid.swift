@@ -54,8 +54,8 @@ struct OvationGrid: Sendable {
         self.cells = cells
         self.skipped = skipped
         self.points = points
-        observationTime = document["Observation Time"]?.stringValue.flatMap { Timestamp.parse($0) }
-        forecastTime = document["Forecast Time"]?.stringValue.flatMap { Timestamp.parse($0) }
+        observationTime = document["Observation Time"]?.dateValue
+        forecastTime = document["Forecast Time"]?.dateValue
     }
 
     /// The cell nearest `latitude`, `longitude` (degrees, longitude −180…180 or 0…360): the

@@ -81,7 +81,7 @@ struct PassPresentation: ResultPresentation {
             if let text = value.stringValue { rows.append(.init(label, text)) }
         }
         for period in Self.forecast(of: pass) { rows.append(.init(period.label, period.text)) }
-        let updated = pass["updated"]?.stringValue.flatMap { Timestamp.parse($0) }
+        let updated = pass["updated"]?.dateValue
         let staleNote = updated.flatMap { Self.staleNote(pass, updated: $0, context: context) }
         let link = pass["url"]?.stringValue.flatMap { URL(string: $0) }.map { ResultCard.Link(url: $0, label: "WSDOT's page for \(name)") }
         let coordinate = pass["id"]?.stringValue.flatMap { PassCatalog.pass(named: $0) }?.coordinate
@@ -185,7 +185,7 @@ struct PassPresentation: ResultPresentation {
         var facts: [String] = []
         if let temperature = pass["temperatureF"]?.doubleValue { facts.append("\(JSONValue.double(temperature))°F") }
         if let elevation = pass["elevationFt"]?.doubleValue { facts.append("\(JSONValue.double(elevation)) ft") }
-        if let updated = pass["updated"]?.stringValue.flatMap({ Timestamp.parse($0) }) {
+        if let updated = pass["updated"]?.dateValue {
             if let note = Self.staleNote(pass, updated: updated, context: context) {
                 facts.append(style.yellow(note))
             } else {

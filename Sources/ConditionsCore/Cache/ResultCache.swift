@@ -90,7 +90,7 @@ package struct ResultCache: Sendable {
               value["key"]?.stringValue == key,
               let urn = value["urn"]?.stringValue, let source = value["source"]?.stringValue,
               let route = value["route"]?.stringValue,
-              let fetchedAt = value["fetchedAt"]?.stringValue.flatMap({ Timestamp.parse($0) }),
+              let fetchedAt = value["fetchedAt"]?.dateValue,
               let payload = value["data"]
         else { return nil }
         return Entry(urn: urn, source: source, route: route, fetchedAt: fetchedAt, data: payload,

@@ -72,7 +72,7 @@ extension ResultRecord {
     static func input(_ value: JSONValue) -> SourceResult.Input? {
         guard let urn = value["urn"]?.stringValue else { return nil }
         return SourceResult.Input(urn: urn, source: value["source"]?.stringValue,
-                                  fetchedAt: value["fetchedAt"]?.stringValue.flatMap { Timestamp.parse($0) },
+                                  fetchedAt: value["fetchedAt"]?.dateValue,
                                   staleAge: value["age"]?.doubleValue.flatMap { value["stale"]?.boolValue == true ? $0 : nil },
                                   failed: value["failed"]?.boolValue == true)
     }
