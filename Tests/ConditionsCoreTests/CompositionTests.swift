@@ -60,7 +60,7 @@ import TestSources
             resolver.cache = .init(store: ResultCache(directory: workspace.folder.appendingPathComponent("cache")))
             return resolver
         }
-        #expect(await try resolver(at: "2026-11-21T14:05:00Z").resolve(["strict:calm"])[0].json["stale"] == nil)
+        #expect(try await resolver(at: "2026-11-21T14:05:00Z").resolve(["strict:calm"])[0].json["stale"] == nil)
         try Data().write(to: workspace.folder.appendingPathComponent("outage"))
         let later = try resolver(at: "2026-11-21T15:05:00Z")
         let json = await later.resolve(["strict:calm"])[0].json

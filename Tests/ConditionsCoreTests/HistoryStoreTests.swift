@@ -123,7 +123,7 @@ import Testing
     @Test func anEmptyFileBecomesAStore() async throws {
         defer { remove() }
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
-        FileManager.default.createFile(atPath: file.path, contents: Data())
+        #expect(FileManager.default.createFile(atPath: file.path, contents: Data()))
         let store = try await HistoryStore.open(file, logger: logger)
         try await store.record([Self.observation("moon:now", "new moon", minutes: 0)])
         #expect(try await store.count() == 1)

@@ -157,21 +157,45 @@ final class RawConnection: @unchecked Sendable {
         let body: String
     }
 
-    private let channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>
-    private var inbound: NIOAsyncChannelInboundStream<ByteBuffer>.AsyncIterator
+    private let channel: any Channel
+    private var inbound: AsyncStream<ByteBuffer>.AsyncIterator
     private var received: [UInt8] = []
 
-    private init(channel: NIOAsyncChannel<ByteBuffer, ByteBuffer>) {
+    private init(channel: any Channel, inbound: AsyncStream<ByteBuffer>) {
         self.channel = channel
-        inbound = channel.inbound.makeAsyncIterator()
+        self.inbound = inbound.makeAsyncIterator()
     }
 
     static func open(port: Int) async throws -> RawConnection {
+        let (inbound, continuation) = AsyncStream.makeStream(of: ByteBuffer.self)
         let channel = try await ClientBootstrap(group: MultiThreadedEventLoopGroup.singleton)
-            .connect(host: "127.0.0.1", port: port) { channel in
-                channel.eventLoop.makeCompletedFuture { try NIOAsyncChannel<ByteBuffer, ByteBuffer>(wrappingChannelSynchronously: channel) }
+            .channelInitializer { channel in
+                channel.eventLoop.makeCompletedFuture { try channel.pipeline.syncOperations.addHandler(Received(continuation)) }
             }
-        return RawConnection(channel: channel)
+            .connect(host: "127.0.0.1", port: port).get()
+        return RawConnection(channel: channel, inbound: inbound)
+    }
+
+    /// Hands what the server sends to the connection's `inbound`, and ends it when the
+    /// connection closes.
+    private final class Received: ChannelInboundHandler {
+        typealias InboundIn = ByteBuffer
+        let continuation: AsyncStream<ByteBuffer>.Continuation
+
+        init(_ continuation: AsyncStream<ByteBuffer>.Continuation) { self.continuation = continuation }
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            continuation.yield(unwrapInboundIn(data))
+        }
+
+        func channelInactive(context: ChannelHandlerContext) {
+            continuation.finish()
+            context.fireChannelInactive()
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            context.close(promise: nil)
+        }
     }
 
     static func get(_ path: String, headers: [String: String] = [:]) -> String {
@@ -181,7 +205,7 @@ final class RawConnection: @unchecked Sendable {
     /// Writes every request in one write, then reads one response per request (bodies by
     /// `Content-Length`; none for 304). The connection is closed if that takes over 30 s.
     func exchange(_ requests: [String]) async throws -> [Response] {
-        let channel = channel.channel
+        let channel = channel
         let deadline = channel.eventLoop.scheduleTask(in: .seconds(30)) { channel.close(promise: nil) }
         defer { deadline.cancel() }
         try await channel.writeAndFlush(ByteBuffer(string: requests.joined()))
@@ -192,7 +216,7 @@ final class RawConnection: @unchecked Sendable {
                 received.removeFirst(used)
                 continue
             }
-            guard var chunk = try await inbound.next() else { throw ClosedEarly(received: responses.count) }
+            guard var chunk = await inbound.next() else { throw ClosedEarly(received: responses.count) }
             received += chunk.readBytes(length: chunk.readableBytes) ?? []
         }
         return responses
@@ -200,17 +224,17 @@ final class RawConnection: @unchecked Sendable {
 
     /// Writes `text` as it is (a request, or part of one).
     func write(_ text: String) async throws {
-        try await channel.channel.writeAndFlush(ByteBuffer(string: text))
+        try await channel.writeAndFlush(ByteBuffer(string: text))
     }
 
     /// Reads until what was received contains `text`; false if the connection closed first or
     /// `seconds` passed.
     func read(until text: String, within seconds: Int64) async throws -> Bool {
-        let channel = channel.channel
+        let channel = channel
         let deadline = channel.eventLoop.scheduleTask(in: .seconds(seconds)) { channel.close(promise: nil) }
         defer { deadline.cancel() }
         while !String(decoding: received, as: UTF8.self).contains(text) {
-            guard var chunk = try? await inbound.next() else { return false }
+            guard var chunk = await inbound.next() else { return false }
             received += chunk.readBytes(length: chunk.readableBytes) ?? []
         }
         return true
@@ -221,7 +245,7 @@ final class RawConnection: @unchecked Sendable {
     /// is timed on the event loop that sees it, not when this task gets round to reading it, so
     /// a stalled test does not stretch the figure past what the server did.
     func secondsUntilClosedByServer(since started: ContinuousClock.Instant, within seconds: Int64) async throws -> Double? {
-        let channel = channel.channel
+        let channel = channel
         let deadlinePassed = Mutex(false)
         let closedAt = Mutex<ContinuousClock.Instant?>(nil)
         channel.closeFuture.whenComplete { _ in closedAt.withLock { $0 = $0 ?? .now } }
@@ -230,9 +254,7 @@ final class RawConnection: @unchecked Sendable {
             channel.close(promise: nil)
         }
         defer { deadline.cancel() }
-        do {
-            while try await inbound.next() != nil {}
-        } catch {}
+        while await inbound.next() != nil {}
         try? await channel.closeFuture.get()
         guard !deadlinePassed.withLock({ $0 }) else { return nil }
         let elapsed = (closedAt.withLock { $0 } ?? .now) - started
@@ -257,10 +279,9 @@ final class RawConnection: @unchecked Sendable {
         return nil
     }
 
-    /// Closes the connection; called before the last reference goes (NIO's writer must be finished).
+    /// Closes the connection; called before the last reference goes.
     func close() {
-        channel.outbound.finish()
-        channel.channel.close(promise: nil)
+        channel.close(promise: nil)
     }
 
     struct ClosedEarly: Error {
