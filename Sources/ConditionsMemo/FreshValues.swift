@@ -109,6 +109,15 @@ public final class FreshValues<Value: Sendable>: Sendable {
         try await answer(for: key, maxAge: maxAge, now: now, make: make).made
     }
 
+    /// As `made(for:maxAge:now:make:)` within what `context` allows: when fresh data is asked
+    /// for (`context.maxAge` 0: `--refresh`), nothing kept is used and nothing in flight is
+    /// joined; otherwise a value is kept for `maxAge` (the context's when nil).
+    public func made(for key: String, in context: SourceContext, maxAge: Double? = nil,
+                     make: @escaping @Sendable () async throws -> Made) async throws -> Made {
+        guard context.maxAge > 0 else { return try await make() }
+        return try await made(for: key, maxAge: maxAge ?? context.maxAge, now: context.now, make: make)
+    }
+
     /// As `made(for:…)`, saying how the call was answered.
     public func answer(for key: String, maxAge: Double = .infinity, now: Date,
                        make: @escaping @Sendable () async throws -> Made) async throws -> (made: Made, answer: Answer) {

@@ -46,7 +46,7 @@ struct ForecastDocuments: Sendable {
             let fetchedAt = kept["fetchedAt"]?.dateValue ?? context.now
             return .init(value: try ZoneMap(layer: kept["layer"] ?? .null, source: source), madeAt: fetchedAt)
         }
-        return try await (maxAge > 0 ? maps.made(for: settings.center, maxAge: maxAge, now: context.now, make: make) : make()).value
+        return try await maps.made(for: settings.center, in: context, maxAge: Self.mapLayerLifetime, make: make).value
     }
 
     /// The zone's current forecast, by the id this season's map layer gives it.
@@ -72,8 +72,7 @@ struct ForecastDocuments: Sendable {
             let product = try ZoneProduct(document: kept["product"] ?? .null, source: source)
             return .init(value: product, madeAt: context.now, keptUntil: until)
         }
-        guard context.maxAge > 0 else { return try await make().value }
-        return try await forecasts.made(for: key, maxAge: Self.forecastLifetime.upperBound, now: context.now, make: make).value
+        return try await forecasts.made(for: key, in: context, maxAge: Self.forecastLifetime.upperBound, make: make).value
     }
 
     /// The warning in effect for the zone, or null: `type=warning` answers an object of nulls

@@ -108,8 +108,7 @@ public struct SnowpackSource: ConditionsSource {
             let readings = try StationReadings(document: document, triplet: station.triplet, source: Redaction.redact(url))
             return FreshValues<StationSeries>.Made(value: StationSeries(readings: readings, freshness: freshness), madeAt: context.now)
         }
-        let made = context.maxAge > 0 ? try await series.made(for: url.absoluteString, maxAge: context.maxAge, now: context.now, make: fetch) : try await fetch()
-        return made.value
+        return try await series.made(for: url.absoluteString, in: context, make: fetch).value
     }
 }
 

@@ -178,7 +178,7 @@ public struct WSDOTPassSource: ConditionsSource {
             return FreshValues<PassFeed>.Made(value: parsed, madeAt: context.now)
         }
         // Fresh data asked for: not even a fetch in flight is joined.
-        let fetched = context.maxAge > 0 ? try await feed.made(for: "feed", maxAge: context.maxAge, now: context.now, make: fetch) : try await fetch()
+        let fetched = try await feed.made(for: "feed", in: context, make: fetch)
         return (fetched.value, fetched.madeAt)
     }
 
