@@ -93,25 +93,16 @@ enum ExecProtocol {
     static func programError(_ value: JSONValue) -> ConditionsError? {
         guard let message = value["message"]?.stringValue else { return nil }
         let named = value["kind"]?.stringValue.flatMap(ErrorKind.init(rawValue:))
-        let text = String(oneLine(message).prefix(maximumMessageLength))
-        let suggestions = (value["suggestions"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(10).map(oneLine)
+        let text = String(message.oneLine().prefix(maximumMessageLength))
+        let suggestions = (value["suggestions"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(10).map { $0.oneLine() }
         return ConditionsError(named.flatMap { $0 == .cancelled ? nil : $0 } ?? .upstream, text, suggestions: Array(suggestions))
     }
 
     /// `; stderr: …` with the tail of stderr on one line, or nothing when it was empty.
     static func stderrSuffix(_ outcome: SupervisedProcess.Outcome) -> String {
-        let text = oneLine(String(decoding: outcome.stderrTail, as: UTF8.self))
+        let text = String(decoding: outcome.stderrTail, as: UTF8.self).oneLine()
         guard !text.isEmpty else { return "" }
         return "; stderr: \(outcome.stderrTruncated ? "…" : "")\(text)"
-    }
-
-    /// `text` with control characters as spaces and runs of white space collapsed.
-    static func oneLine(_ text: String) -> String {
-        let scalars = text.unicodeScalars.map { scalar -> Character in
-            scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format
-                || scalar == "\u{2028}" || scalar == "\u{2029}" ? " " : Character(scalar)
-        }
-        return String(scalars).split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     static func seconds(_ value: Double) -> String {

@@ -39,7 +39,7 @@ struct GridLayer: Sendable {
                 continue
             }
             guard let (start, end) = Self.interval(validTime) else {
-                notes.append("\(at): validTime \"\(NWSProblem.oneLine(validTime, limit: 60))\" is not <start>/<ISO 8601 duration>; skipped")
+                notes.append("\(at): validTime \"\(validTime.oneLine(limit: 60))\" is not <start>/<ISO 8601 duration>; skipped")
                 continue
             }
             let value: Double?

@@ -29,14 +29,14 @@ struct NWSAlerts: Sendable {
             // "Test", "Exercise", "System", "Draft": not weather anyone must act on.
             if let status = properties["status"]?.stringValue, status != "Actual" { continue }
             let text = { (key: String, limit: Int) -> JSONValue in
-                JSONValue(properties[key]?.stringValue.map { NWSProblem.oneLine($0, limit: limit) }.flatMap { $0.isEmpty ? nil : $0 })
+                JSONValue(properties[key]?.stringValue.map { $0.oneLine(limit: limit) }.flatMap { $0.isEmpty ? nil : $0 })
             }
             let date = { (key: String) -> Date? in properties[key]?.dateValue }
             let severity = properties["severity"]?.stringValue ?? "Unknown"
             let alert: JSONValue = [
                 "id": text("id", 200) == .null ? JSONValue(feature["id"]?.stringValue) : text("id", 200),
                 "event": text("event", 120),
-                "severity": .string(NWSProblem.oneLine(severity, limit: 20)),
+                "severity": .string(severity.oneLine(limit: 20)),
                 "certainty": text("certainty", 20),
                 "urgency": text("urgency", 20),
                 "headline": text("headline", 400),
@@ -66,7 +66,7 @@ struct NWSAlerts: Sendable {
     static func paragraphs(_ text: String?) -> JSONValue {
         guard let text else { return .null }
         let normalized = text.replacingOccurrences(of: "\r\n", with: "\n")
-        let joined = normalized.components(separatedBy: "\n\n").map { NWSProblem.oneLine($0, limit: 4000) }.filter { !$0.isEmpty }
+        let joined = normalized.components(separatedBy: "\n\n").map { $0.oneLine(limit: 4000) }.filter { !$0.isEmpty }
         guard !joined.isEmpty else { return .null }
         var result = joined.joined(separator: "\n\n")
         if result.count > 8000 { result = String(result.prefix(8000)) + "…" }

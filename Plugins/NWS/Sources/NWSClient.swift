@@ -34,7 +34,7 @@ struct NWSClient: Sendable {
         guard let text, let url = URL(string: text), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme),
               url.host?.isEmpty == false
         else {
-            throw ConditionsError.badResponse("\(Redaction.redact(source)): \(field) is \(text.map { "\"\(NWSProblem.oneLine($0, limit: 80))\"" } ?? "missing"), not an http or https URL")
+            throw ConditionsError.badResponse("\(Redaction.redact(source)): \(field) is \(text.map { "\"\($0.oneLine(limit: 80))\"" } ?? "missing"), not an http or https URL")
         }
         return url
     }

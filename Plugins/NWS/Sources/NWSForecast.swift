@@ -57,7 +57,7 @@ struct NWSForecast: Sendable {
         let (temperature, unit) = Self.temperature(period["temperature"], unit: period["temperatureUnit"]?.stringValue)
         return [
             "number": .int(period["number"]?.intValue ?? index + 1),
-            "name": .string(period["name"]?.stringValue.map { NWSProblem.oneLine($0, limit: 80) } ?? ""),
+            "name": .string(period["name"]?.stringValue.map { $0.oneLine(limit: 80) } ?? ""),
             "start": JSONValue(start),
             "end": JSONValue(end),
             "isDaytime": period["isDaytime"]?.boolValue.map(JSONValue.bool) ?? .null,
@@ -91,7 +91,7 @@ struct NWSForecast: Sendable {
 
     /// `10 mph`, `5 to 10 mph`; or from `{unitCode, value}` / `{unitCode, minValue, maxValue}`.
     static func windSpeed(_ value: JSONValue?) -> String? {
-        if let text = value?.stringValue { return NWSProblem.oneLine(text, limit: 40) }
+        if let text = value?.stringValue { return text.oneLine(limit: 40) }
         guard let value, value.objectValue != nil else { return nil }
         let unit: String
         switch value["unitCode"]?.stringValue?.split(separator: ":").last {

@@ -35,12 +35,12 @@ struct NWSGrid: Sendable, Equatable {
         forecastHourly = try NWSClient.followedURL(properties["forecastHourly"]?.stringValue, field: "properties.forecastHourly", source: url)
         // Only `sky:` needs it: a /points answer without it still serves the forecasts.
         gridData = properties["forecastGridData"].flatMap { try? NWSClient.followedURL($0.stringValue, field: "properties.forecastGridData", source: url) }
-        office = properties["gridId"]?.stringValue.map { NWSProblem.oneLine($0, limit: 16) }
+        office = properties["gridId"]?.stringValue.map { $0.oneLine(limit: 16) }
         gridX = Self.cell(properties["gridX"])
         gridY = Self.cell(properties["gridY"])
-        timeZone = properties["timeZone"]?.stringValue.map { NWSProblem.oneLine($0, limit: 64) }
+        timeZone = properties["timeZone"]?.stringValue.map { $0.oneLine(limit: 64) }
         let relative = properties["relativeLocation"]?["properties"]
-        let words = [relative?["city"]?.stringValue, relative?["state"]?.stringValue].compactMap { $0.map { NWSProblem.oneLine($0, limit: 64) } }
+        let words = [relative?["city"]?.stringValue, relative?["state"]?.stringValue].compactMap { $0.map { $0.oneLine(limit: 64) } }
         nearby = words.isEmpty ? nil : words.joined(separator: ", ")
     }
 

@@ -15,11 +15,11 @@ enum NWSProblem {
     /// - A 403 without one: NWS's answer to a request without a usable User-Agent, saying so.
     /// - Anything else: `HTTPError.status`.
     static func error(for response: HTTPResponse, what: String, optionsPath: String) -> any Error {
-        let retryAfter = response.headers["retry-after"].map { " (retry after \(oneLine($0, limit: 40)))" } ?? ""
+        let retryAfter = response.headers["retry-after"].map { " (retry after \($0.oneLine(limit: 40)))" } ?? ""
         if let problem = try? JSONValue.parse(response.body), problem["title"]?.stringValue != nil || problem["detail"]?.stringValue != nil {
-            let title = problem["title"]?.stringValue.map { oneLine($0, limit: 120) } ?? "error"
-            let type = problem["type"]?.stringValue.flatMap { $0.split(separator: "/").last.map { oneLine(String($0), limit: 80) } }
-            let detail = problem["detail"]?.stringValue.map { oneLine($0, limit: 400) }.flatMap { $0.isEmpty ? nil : $0 }
+            let title = problem["title"]?.stringValue.map { $0.oneLine(limit: 120) } ?? "error"
+            let type = problem["type"]?.stringValue.flatMap { $0.split(separator: "/").last.map { String($0).oneLine(limit: 80) } }
+            let detail = problem["detail"]?.stringValue.map { $0.oneLine(limit: 400) }.flatMap { $0.isEmpty ? nil : $0 }
             let status = problem["status"]?.intValue ?? response.status
             let message = "NWS: \(title) (HTTP \(status)\(type.map { ", \($0)" } ?? "")) for \(what)" + (detail.map { ": \($0)" } ?? "") + retryAfter
             switch response.status {
@@ -34,21 +34,5 @@ enum NWSProblem {
                     + "set \(optionsPath).userAgent, e.g. \"conditions (you@example.com)\"")
         }
         return HTTPError.status(response.status, url: Redaction.redact(response.url), retryAfter: response.headers["retry-after"])
-    }
-
-    /// `text` on one line (runs of whitespace and control characters as one space), cut at `limit` characters.
-    static func oneLine(_ text: String, limit: Int) -> String {
-        var out = ""
-        var space = false
-        for scalar in text.unicodeScalars {
-            if scalar.properties.isWhitespace || scalar.properties.generalCategory == .control || scalar.properties.generalCategory == .format {
-                space = !out.isEmpty
-                continue
-            }
-            if space { out.unicodeScalars.append(" "); space = false }
-            out.unicodeScalars.append(scalar)
-            if out.unicodeScalars.count >= limit { return out + "…" }
-        }
-        return out
     }
 }

@@ -48,7 +48,7 @@ struct NWSSky: Sendable {
             let path = "properties.\(name)"
             let layer = properties[name]
             guard let scale = Self.scale(layer?["uom"]?.stringValue, key: key) else {
-                notes.append("\(path): unit \"\(NWSProblem.oneLine(layer?["uom"]?.stringValue ?? "", limit: 40))\" is not one this reads; \(key) is null")
+                notes.append("\(path): unit \"\((layer?["uom"]?.stringValue ?? "").oneLine(limit: 40))\" is not one this reads; \(key) is null")
                 columns.append(Array(repeating: nil, count: Self.hours))
                 continue
             }

@@ -82,7 +82,7 @@ struct SkyPresentation: ResultPresentation {
     }
 
     static func notes(_ data: JSONValue) -> [String] {
-        (data["notes"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(NWSSky.maximumNotes).map { NWSProblem.oneLine($0, limit: 200) }
+        (data["notes"]?.arrayValue ?? []).compactMap(\.stringValue).prefix(NWSSky.maximumNotes).map { $0.oneLine(limit: 200) }
     }
 
     /// `Stevens Pass · SEW 163,68 · updated Thu Feb 3 19:15 PST`.

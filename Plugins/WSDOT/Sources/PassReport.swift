@@ -155,12 +155,10 @@ struct PassReport: Sendable, Equatable {
 
 /// Text cleanup shared by both modes.
 enum Text {
-    /// `text` with every run of whitespace (non-breaking spaces included) as one space, trimmed;
-    /// nil when nothing is left.
+    /// `text` on one line (`String.oneLine`); nil when nothing is left.
     static func normalized(_ text: String?) -> String? {
-        guard let text else { return nil }
-        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" || $0 == "\u{200B}" })
-        return words.isEmpty ? nil : words.joined(separator: " ")
+        guard let line = text?.oneLine(), !line.isEmpty else { return nil }
+        return line
     }
 
     /// The first number in `text` ("28°F" → 28, "-4 °F" → -4, "3,022 ft." → 3022); nil when none.
