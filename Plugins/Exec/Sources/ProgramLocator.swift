@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsProcess
 import Foundation
 
 /// Finds the file `command[0]` names, the way a shell would but without one: a name without
@@ -27,11 +28,9 @@ enum ProgramLocator {
             case .notExecutable: throw ConditionsError.configuration("\(path): \(candidate) is not executable (chmod +x, or run it through its interpreter)")
             }
         }
-        // Empty PATH entries mean "the current folder" to a shell; they are skipped here so
-        // a bare name never runs a file that merely happens to sit in the config's folder.
-        for folder in (searchPath ?? "/usr/local/bin:/usr/bin:/bin").split(separator: ":") where folder.hasPrefix("/") {
-            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(program).path
-            if check(candidate) == .executable { return candidate }
+        // A bare name never runs a file that merely sits in the config's folder (`ProgramSearch`).
+        if let found = ProgramSearch.executable(named: program, in: ProgramSearch.directories(searchPath ?? "/usr/local/bin:/usr/bin:/bin")) {
+            return found
         }
         throw ConditionsError.configuration("\(path): no program \"\(program)\" on PATH")
     }

@@ -75,18 +75,11 @@ struct PageRenderer: Sendable {
 
     /// The first executable of `chromiumNames` in a PATH directory, else in `lib/chromium` beside one.
     static func findChromium(path: String? = ProcessInfo.processInfo.environment["PATH"]) -> String? {
-        let directories = (path ?? "").split(separator: ":").map(String.init).filter { $0.hasPrefix("/") }
-        for name in chromiumNames {
-            for directory in directories {
-                let candidate = directory + "/" + name
-                if access(candidate, X_OK) == 0 { return candidate }
-            }
-        }
-        for directory in directories {
-            let parent = URL(fileURLWithPath: directory).deletingLastPathComponent().path
+        let directories = ProgramSearch.directories(path)
+        let libraries = directories.map { URL(fileURLWithPath: $0).deletingLastPathComponent().appendingPathComponent(chromiumLibraryFolder).path }
+        for folders in [directories, libraries] {
             for name in chromiumNames {
-                let candidate = parent + "/" + chromiumLibraryFolder + "/" + name
-                if access(candidate, X_OK) == 0 { return candidate }
+                if let found = ProgramSearch.executable(named: name, in: folders) { return found }
             }
         }
         return nil

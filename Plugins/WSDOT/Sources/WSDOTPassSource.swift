@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsProcess
 import ConditionsMemo
 import ConditionsText
 import Foundation
@@ -70,8 +71,7 @@ public struct WSDOTPassSource: ConditionsSource {
             return [HealthCheck("page renderer", found: found)]
         case .argv(let argv):
             let program = argv.first ?? ""
-            let found = program.contains("/") ? (access(program, X_OK) == 0 ? program : nil)
-                : (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { "\($0)/\(program)" }.first { access($0, X_OK) == 0 }
+            let found = program.contains("/") ? (ProgramSearch.isExecutableFile(program) ? program : nil) : ProgramSearch.executable(named: program)
             guard let found else {
                 return [HealthCheck("page renderer", problem: "cannot run \(program): no such program\(program.contains("/") ? "" : " on PATH")",
                                     fix: "install it, or set \(renderer.optionPath) to a program that prints the rendered page")]
