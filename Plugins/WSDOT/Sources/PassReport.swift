@@ -155,10 +155,14 @@ struct PassReport: Sendable, Equatable {
 
 /// Text cleanup shared by both modes.
 enum Text {
-    /// `text` on one line (`String.oneLine`); nil when nothing is left.
+    /// `text` with every run of whitespace (non-breaking and zero-width spaces included) as one
+    /// space, trimmed; nil when nothing is left. Data keeps other characters as WSDOT sent
+    /// them (a control character too: text output escapes it, JSON keeps it), which is why
+    /// this is not `String.oneLine`, the cleaner of text quoted in messages.
     static func normalized(_ text: String?) -> String? {
-        guard let line = text?.oneLine(), !line.isEmpty else { return nil }
-        return line
+        guard let text else { return nil }
+        let words = text.split(whereSeparator: { $0.isWhitespace || $0 == "\u{00A0}" || $0 == "\u{200B}" })
+        return words.isEmpty ? nil : words.joined(separator: " ")
     }
 
     /// The first number in `text` ("28°F" → 28, "-4 °F" → -4, "3,022 ft." → 3022); nil when none.
