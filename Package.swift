@@ -217,6 +217,7 @@ let package = Package(
                 "ConditionsKit",
                 "ConditionsHTML",
                 "LoopbackServer",
+                "ConditionsKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "MallocInterposerSwift", package: "malloc-interposer"),
@@ -258,7 +259,7 @@ let package = Package(
         ]),
         // Runs the built binaries and writes configs for the end-to-end suites (CLI, server).
         .target(name: "TestHarness", dependencies: [
-            "LoopbackServer",
+            "LoopbackServer", "ConditionsText",
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ], path: "Tests/Support/TestHarness"),

@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import Foundation
 
 /// A realistic WSDOT pass page of about 150 KB, generated deterministically: the classic
@@ -117,17 +118,11 @@ enum PassPage {
 
 /// A small deterministic generator (SplitMix64), so every run serves the same bytes.
 struct SplitMix {
-    private var state: UInt64
+    private var generator: SplitMix64
 
-    init(seed: UInt64) { state = seed }
+    init(seed: UInt64) { generator = SplitMix64(seed: seed) }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+    mutating func next() -> UInt64 { generator.next() }
 
     mutating func next(_ bound: Int) -> Int { Int(next() % UInt64(max(bound, 1))) }
 

@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import Foundation
 import Testing
 @testable import WSDOT
@@ -8,18 +9,6 @@ import Testing
 /// every failure prints it.
 @Suite("Closure property: wrapping never opens a closed direction")
 struct ClosurePropertyTests {
-    /// SplitMix64: small, seedable, the same sequence everywhere.
-    struct SeededGenerator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     /// Sentences saying the direction `{d}` is closed; `{D}` is WSDOT's abbreviation of it.
     static let cores = [
         "{d} is closed", "{d} closed", "{D} closed", "{D} is closed", "{d} lanes closed", "all {d} lanes closed", "{d} lanes are closed",
@@ -43,7 +32,7 @@ struct ClosurePropertyTests {
     @Test("1,000 wrapped sentences close the direction they name")
     func wrapped() {
         let seed = ProcessInfo.processInfo.environment["CLOSURE_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
-        var random = SeededGenerator(state: seed)
+        var random = SplitMix64(seed: seed)
         let directions = [("Eastbound", "EB"), ("Westbound", "WB")]
         for _ in 0..<1_000 {
             let (direction, abbreviation) = directions.randomElement(using: &random)!
