@@ -75,9 +75,12 @@ import Testing
 
     /// Polls `condition` every 50 ms until it holds, for at most two minutes (only a failing
     /// test waits them out).
+    /// Whether `condition` comes to hold. A replica's spool reaches a database that came back
+    /// after retries backing off to 30 s, each write given 5 s: on a loaded machine that took
+    /// over two minutes once, so the guard against a hang is five.
     static func eventually(_ condition: () async throws -> Bool) async throws -> Bool {
-        let end = Date().addingTimeInterval(120)
-        while Date() < end {  // wall-clock-ok: a hang guard: it ends when the condition holds, 2 min after a hang
+        let end = Date().addingTimeInterval(300)
+        while Date() < end {  // wall-clock-ok: a hang guard: it ends when the condition holds, 5 min after a hang
             if try await condition() { return true }
             try await Task.sleep(for: .milliseconds(50))
         }
