@@ -208,18 +208,25 @@ package struct Configuration {
         }
     }
 
+    /// The required section `name` as an object; nil, with the problem said, when it is missing
+    /// (`missing` says what to write) or not an object.
+    static func requiredObject(_ value: JSONValue?, _ name: String, missing: String, problems: inout [String]) -> JSONObject? {
+        guard let value else {
+            problems.append("\(name): missing; \(missing)")
+            return nil
+        }
+        guard let object = value.objectValue else {
+            problems.append("\(name): expected an object, found \(value.typeName)")
+            return nil
+        }
+        return object
+    }
+
     /// The `sources` object (required): instance id → `{"module", "options", "http", "ttl"}`,
     /// in file order. The module must be in `catalog`; its options are read by the module when
     /// the instance is made. `limits` are the config's `http` defaults each entry's `http` refines.
     static func readInstances(_ value: JSONValue?, limits defaults: HTTPLimits, catalog: SourceCatalog, problems: inout [String]) -> [Instance] {
-        guard let value else {
-            problems.append("sources: missing; define at least one source instance")
-            return []
-        }
-        guard let sources = value.objectValue else {
-            problems.append("sources: expected an object, found \(value.typeName)")
-            return []
-        }
+        guard let sources = requiredObject(value, "sources", missing: "define at least one source instance", problems: &problems) else { return [] }
         var instances: [Instance] = []
         for (id, entry) in sources {
             guard let entry = entry.objectValue else {
@@ -249,12 +256,7 @@ package struct Configuration {
     /// `sources` is the raw `sources` object: an id whose entry was refused (an unknown module,
     /// say) is still defined, so only its own problem is reported, not a second one here.
     static func readRoutes(_ value: JSONValue?, instances: [Instance], sources: JSONValue?, problems: inout [String]) -> [Route] {
-        guard let value else {
-            problems.append("routes: missing; map URN schemes to source instances, e.g. {\"pass\": \"fixtures\"}")
-            return []
-        }
-        guard let object = value.objectValue else {
-            problems.append("routes: expected an object, found \(value.typeName)")
+        guard let object = requiredObject(value, "routes", missing: #"map URN schemes to source instances, e.g. {"pass": "fixtures"}"#, problems: &problems) else {
             return []
         }
         let defined = instances.map(\.id)
