@@ -193,12 +193,7 @@ package struct Configuration {
     /// Missing or wrong, it is a problem and the place reads as 0, 0.
     static func readLocation(_ value: JSONValue?, directory: URL, problems: inout [String]) -> Place {
         let unknown = Place(latitude: 0, longitude: 0)
-        guard let value else {
-            problems.append("location: missing; add {\"name\": …, \"latitude\": …, \"longitude\": …}")
-            return unknown
-        }
-        guard let object = value.objectValue else {
-            problems.append("location: expected an object, found \(value.typeName)")
+        guard let object = requiredObject(value, "location", missing: #"add {"name": …, "latitude": …, "longitude": …}"#, problems: &problems) else {
             return unknown
         }
         var options = SourceOptions(path: "location", object: object, baseDirectory: directory)
