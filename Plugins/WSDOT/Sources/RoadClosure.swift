@@ -140,7 +140,6 @@ struct RoadClosure: Equatable {
     /// For one sentence's words: nil when it says the road is not closed; else the directions
     /// it names (empty: all).
     private static func closure(in words: [String], isRestriction: Bool) -> Set<String>? {
-        if reopens(words) { return nil }
         var directions: Set<String>?
         for index in words.indices where closureWords.contains(words[index]) {
             guard let found = closure(at: index, in: words, isRestriction: isRestriction) else { continue }
@@ -149,10 +148,11 @@ struct RoadClosure: Equatable {
         return directions
     }
 
-    /// Whether the sentence says the road reopened: a reopening word not put in the future.
-    private static func reopens(_ words: [String]) -> Bool {
-        for (index, word) in words.enumerated() where word.hasPrefix("reopen") || word.hasPrefix("re-open") {
-            let before = words[max(0, index - 4)..<index]
+    /// Whether a clause says the road reopened: a reopening word not put in the future. Only
+    /// its own clause: "westbound lanes closed, eastbound reopened" still closes westbound.
+    private static func reopens(_ words: ArraySlice<String>) -> Bool {
+        for index in words.indices where words[index].hasPrefix("reopen") || words[index].hasPrefix("re-open") {
+            let before = words[max(words.startIndex, index - 4)..<index]
             if !before.contains(where: notYet.contains) { return true }
         }
         return false
@@ -161,6 +161,7 @@ struct RoadClosure: Equatable {
     /// The closure the closure word at `index` says, or nil when it is about something narrower.
     private static func closure(at index: Int, in words: [String], isRestriction: Bool) -> Set<String>? {
         let clause = clauseBounds(around: index, in: words)
+        if reopens(words[clause]) { return nil }
         // Back over "is", "temporarily" and the like to the subject, noting a negation.
         var subject = index - 1
         while subject >= clause.lowerBound, filler.contains(words[subject]) || negations.contains(words[subject])

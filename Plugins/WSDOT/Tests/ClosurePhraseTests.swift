@@ -50,6 +50,7 @@ struct ClosurePhraseTests {
         ("US 2 eastbound impassable east of the summit", .named(["eastbound"])),
         ("Closed to all traffic except emergency vehicles", .unnamed),
         ("Closed until further notice, expected to reopen at noon", .unnamed),
+        ("Westbound lanes closed, eastbound reopened", .named(["westbound"])),
         // Narrower: a class of vehicle, a lane, a facility, a section beyond, negated, reopened.
         ("Closed to trucks", .nothing),
         ("Closed to commercial vehicles", .nothing),
