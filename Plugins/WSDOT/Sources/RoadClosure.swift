@@ -16,8 +16,9 @@ import Foundation
 /// - a section beyond the pass ("the final 2.7-mile section of Mt. Baker Highway, … the road to
 ///   Artist Point … is closed for the season", WSDOT's words of 2025-11-03 while the pass itself
 ///   was open); a section not said to be beyond closes;
-/// - a negation ("not closed", "no longer closed") or a reopening ("has reopened"; "expected
-///   to reopen at noon" still closes).
+/// - a negation ("not closed", "no longer closed") or a reopening in the same clause ("has
+///   reopened"; "expected to reopen at noon" and "westbound closed, eastbound reopened" still
+///   close).
 /// A restriction text is about the road by its nature; a road condition's sentence must name
 /// the road: a road word (pass, highway, SR, I-90, milepost, …), a direction ("WB closed"),
 /// all its lanes, or open with the closure ("Closed at the summit").
@@ -138,7 +139,7 @@ struct RoadClosure: Equatable {
     // MARK: The rule
 
     /// For one sentence's words: nil when it says the road is not closed; else the directions
-    /// it names (empty: all).
+    /// it names (empty: none named; `everyDirection`: "both directions").
     private static func closure(in words: [String], isRestriction: Bool) -> Set<String>? {
         var directions: Set<String>?
         for index in words.indices where closureWords.contains(words[index]) {
