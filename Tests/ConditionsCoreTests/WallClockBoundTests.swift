@@ -148,22 +148,22 @@ import Testing
 
     @Test func eachFormIsCaughtAndAMarkedLinePasses() {
         let planted = [
-            "#expect(ContinuousClock.now - started < .seconds(30))",
-            "#expect(started.duration(to: .now) < .seconds(5))",
-            "#expect(Date().timeIntervalSince(started) < 40)",
-            "#expect(deadline.timeIntervalSinceNow > 0)",
-            "#expect(elapsed < 120)",
-            "#expect(report.elapsed >= 1, \"waited: \\(report.elapsed) s\")",
-            "#expect(result.elapsed < .seconds(30))",
-            "#expect(ContinuousClock().measure { work() } < .milliseconds(10))",
-            "#expect(threadCPUTime() - start < .seconds(1))",
-            "#expect(waited >= .seconds(Self.timeout) - .milliseconds(50))",
-            "guard ContinuousClock.now < deadline else { return false }",
-            "let expired = ContinuousClock.now >= deadline",
-            "guard .now < deadline else { throw TimedOut() }",
-            "while Date() < end {",
-            "if Date() >= deadline { return false }",
-            "while arrived < count, condition.wait(until: deadline) {}",
+            "#expect(ContinuousClock.now - started < .seconds(30))",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(started.duration(to: .now) < .seconds(5))",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(Date().timeIntervalSince(started) < 40)",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(deadline.timeIntervalSinceNow > 0)",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(elapsed < 120)",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(report.elapsed >= 1, \"waited: \\(report.elapsed) s\")",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(result.elapsed < .seconds(30))",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(ContinuousClock().measure { work() } < .milliseconds(10))",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(threadCPUTime() - start < .seconds(1))",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "#expect(waited >= .seconds(Self.timeout) - .milliseconds(50))",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "guard ContinuousClock.now < deadline else { return false }",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "let expired = ContinuousClock.now >= deadline",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "guard .now < deadline else { throw TimedOut() }",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "while Date() < end {",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "if Date() >= deadline { return false }",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
+            "while arrived < count, condition.wait(until: deadline) {}",  // wall-clock-ok: a planted example the guard must catch, text in a string, not a bound
         ]
         for line in planted {
             #expect(Self.offendingLines(line) == [1], "\(line)")
