@@ -130,6 +130,23 @@ import Testing
         await store.close()
     }
 
+    /// Both convert the new file to WAL at once, and SQLite answers one of them SQLITE_BUSY
+    /// without waiting (issue 46's third loaded run lost a write to it): each must still open.
+    @Test func twoOpeningANewStoreAtOnceBothOpenIt() async throws {
+        defer { remove() }
+        for round in 0..<40 {
+            let file = folder.appendingPathComponent("new-\(round).sqlite")
+            async let first = HistoryStore.open(file, logger: logger)
+            async let second = HistoryStore.open(file, logger: logger)
+            let (a, b) = try await (first, second)
+            try await a.record([Self.observation("moon:now", "new moon", minutes: 0)])
+            try await b.record([Self.observation("moon:now", "full moon", minutes: 1)])
+            #expect(try await a.count() == 2)
+            await a.close()
+            await b.close()
+        }
+    }
+
     @Test func queryingCreatesNoStore() async throws {
         defer { remove() }
         #expect(try await HistoryStore.openIfPresent(file, logger: logger) == nil)

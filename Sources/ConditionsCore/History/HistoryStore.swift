@@ -243,7 +243,7 @@ package final class HistoryStore: HistoryStoring {
         // Replaces SQLiteNIO's busy handler, which retries at once forever, with SQLite's
         // sleeping one, bounded.
         try await run("PRAGMA busy_timeout = \(Self.busyTimeoutMilliseconds)", [])
-        let mode = try await rows("PRAGMA journal_mode = WAL", []).first?.column("journal_mode")?.string
+        let mode = try await enterWriteAheadLog()
         guard mode == "wal" else {
             throw HistoryError(file: file, kind: .unreadable, reason: "cannot use a write-ahead log here (journal mode \(mode ?? "unknown")); put the store on a local file system")
         }
@@ -253,6 +253,27 @@ package final class HistoryStore: HistoryStoring {
         try await run("PRAGMA synchronous = NORMAL", [])
         // The log is reused after each checkpoint; this keeps it from staying large after a burst.
         try await run("PRAGMA journal_size_limit = \(8 << 20)", [])
+    }
+
+    /// Puts a new store in WAL mode; an existing one already is (the mode is kept in the file).
+    /// Two processes creating the store at once both convert it, and SQLite answers the one
+    /// that would wait for the other SQLITE_BUSY at once, without its busy handler (waiting
+    /// could deadlock): so a busy answer is tried again, until the busy timeout, as the
+    /// handler would have. Returns the journal mode SQLite reports.
+    private func enterWriteAheadLog() async throws -> String? {
+        let current = try await rows("PRAGMA journal_mode", []).first?.column("journal_mode")?.string
+        if current == "wal" { return current }
+        let deadline = ContinuousClock.now + .milliseconds(Self.busyTimeoutMilliseconds)
+        var pause = Duration.milliseconds(2)
+        while true {
+            do {
+                return try await rows("PRAGMA journal_mode = WAL", []).first?.column("journal_mode")?.string
+            } catch {
+                guard error.kind == .busy, ContinuousClock.now < deadline else { throw error }
+                try await Task.sleep(for: pause)
+                pause = min(pause * 2, .milliseconds(100))
+            }
+        }
     }
 
     private func migrate() async throws {
