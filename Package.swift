@@ -59,6 +59,7 @@ let package = Package(
         .target(
             name: "ConditionsKit",
             dependencies: [
+                "ConditionsGeo",
                 "ConditionsJSON",
                 "ConditionsText",
                 .product(name: "Logging", package: "swift-log"),
@@ -74,6 +75,8 @@ let package = Package(
             "ConditionsText",
             .product(name: "OrderedCollections", package: "swift-collections"),
         ]),
+        // Points on Earth: the one coordinate type (cards, maps, places), distances, GeoJSON outlines.
+        .target(name: "ConditionsGeo", dependencies: ["ConditionsJSON"]),
         // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
         // module that answers them (Astronomy, Aeris).
         .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"]),
@@ -136,6 +139,7 @@ let package = Package(
             dependencies: [
                 "ConditionsCore",
                 "ConditionsKit",
+                "ConditionsGeo",
                 "ConditionsJSON",
                 "ConditionsText",
                 "ConditionsMemo",
@@ -235,7 +239,7 @@ let package = Package(
         .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Sources", resources: [.embedInCode("sample.json")]),
         .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsProcess: the `render` option runs a headless browser.
-        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
                 exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json"), .embedInCode("sample.json")]),
         .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
                 exclude: ["Resources/SOURCES.md"],
@@ -244,10 +248,10 @@ let package = Package(
         .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources", resources: [.embedInCode("sample.json")]),
         .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
-        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
-        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
-        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
@@ -321,8 +325,8 @@ let package = Package(
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
         .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),
-        .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
-        .testTarget(name: "SnowpackTests", dependencies: ["Snowpack", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
+        .testTarget(name: "SnowpackTests", dependencies: ["Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
         .testTarget(name: "SpaceWeatherTests", dependencies: ["SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),
     ],
     swiftLanguageModes: [.v6]

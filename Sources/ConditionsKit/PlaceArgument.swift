@@ -1,3 +1,6 @@
+import ConditionsGeo
+import ConditionsJSON
+import ConditionsText
 import Foundation
 
 /// A URN's `{place}` as modules read it: `latitude,longitude` in decimal degrees, a configured
@@ -5,9 +8,8 @@ import Foundation
 /// `aurora:` and `night:` accept and refuse the same places with the same words.
 ///
 /// ```swift
-/// guard let place = try context.places.point(argument, allowed: "a place name, here, or latitude,longitude") else {
-///     throw ConditionsError.notFound("no place named \"\(argument)\"")   // or the module's own lookup
-/// }
+/// let place = try location.place(in: context.places)          // or notFound, with suggestions
+/// let point = try context.places.point(argument, allowed: Places.allowed)  // nil: the module's own name
 /// ```
 public struct PlacePoint: Sendable, Equatable {
     /// The place as the URN names it: `here`, the configured name in its configured case, or the coordinates as written.
@@ -26,9 +28,40 @@ public struct PlacePoint: Sendable, Equatable {
         self.latitude = latitude
         self.longitude = longitude
     }
+
+    /// Where it is.
+    public var point: GeoPoint { GeoPoint(latitude: latitude, longitude: longitude) }
+
+    /// The place for result data: `{"id", "name", "latitude", "longitude"}`.
+    public var json: JSONValue {
+        ["id": .string(id), "name": JSONValue(name), "latitude": .double(latitude), "longitude": .double(longitude)]
+    }
+}
+
+extension Location {
+    /// The point the URN's `{place}` names (`Places.point(_:allowed:)`). Any other name is
+    /// `notFound`, listing the places and suggesting this URN with the closest of them in its
+    /// place; `otherwise` is what else the module takes there (`now`).
+    public func place(in places: Places, otherwise: String? = nil) throws(ConditionsError) -> PlacePoint {
+        let argument = try argument("place")
+        if let point = try places.point(argument, allowed: Places.allowed) { return point }
+        let segment = pattern.segments.firstIndex(of: .placeholder("place"))
+        let suggestions = Suggestions.closest(to: argument.lowercased(), among: places.names + [Places.here]).map { name in
+            var segments = urn.segments
+            if let segment { segments[segment] = name }
+            return segments.joined(separator: ":")
+        }
+        let names = places.names.count > 12 ? places.names.prefix(11).joined(separator: ", ") + ", …" : places.names.joined(separator: ", ")
+        let listed = places.names.isEmpty ? "" : "places: \(names); "
+        throw ConditionsError.notFound("no place named \"\(argument)\" (\(listed)or \(Places.here), latitude,longitude\(otherwise.map { ", or \($0)" } ?? ""))",
+                                       suggestions: suggestions)
+    }
 }
 
 extension Places {
+    /// What `{place}` takes, for `invalidArguments`.
+    public static let allowed = "a place name, \(here), or latitude,longitude in decimal degrees (47.745,-121.0933)"
+
     /// The point `argument` names: coordinates (`[-+]d.ddd,[-+]d.ddd`, no exponents or spaces,
     /// range-checked) or a configured place or `here`, in any case; nil for any other name, which
     /// the module reads its own way (a zone's name) or refuses as `notFound`. Malformed

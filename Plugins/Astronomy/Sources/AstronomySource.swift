@@ -20,7 +20,14 @@ public struct AstronomySource: ConditionsSource {
     /// `sample.json`, compiled in: what `conditions config init --module Astronomy` prints.
     public static let sampleConfig: String? = String(decoding: PackageResources.sample_json, as: UTF8.self)
 
-    public let routes: [RoutePattern] = ["moon:now", "moon:{date}", "phases:{count}", "sun:now", "sun:{date}", "night:{place}", "night:{place}:{date}"]
+    static let moonNowPattern: RoutePattern = "moon:now"
+    static let moonPattern: RoutePattern = "moon:{date}"
+    static let phasesPattern: RoutePattern = "phases:{count}"
+    static let sunNowPattern: RoutePattern = "sun:now"
+    static let sunPattern: RoutePattern = "sun:{date}"
+    static let nightPattern: RoutePattern = "night:{place}"
+    static let nightOfDatePattern: RoutePattern = "night:{place}:{date}"
+    public let routes = [moonNowPattern, moonPattern, phasesPattern, sunNowPattern, sunPattern, nightPattern, nightOfDatePattern]
     public static let exampleURNs = ["moon:now", "moon:2026-12-04", "phases:5", "sun:now", "sun:2026-06-21", "night:here", "night:here:2026-12-04"]
     /// `moon` and `phases` read as every moon source's do; `sun` and `night` are this module's own.
     public static let presentations: [any ResultPresentation] = MoonData.presentations + [SunPresentation(), NightPresentation()]
@@ -53,24 +60,22 @@ public struct AstronomySource: ConditionsSource {
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let place = self.location ?? context.place
-        let placeholders = location.pattern.placeholders
-        if location.pattern.scheme?.lowercased() == "night" {
+        let date: Date
+        switch location.pattern {
+        case Self.nightPattern, Self.nightOfDatePattern:
             return try await NightRequest(location, context: context, override: self.location, rules: nightRules).resolve()
-        }
-        if placeholders.contains("count") {
+        case Self.phasesPattern:
             let count = try MoonData.phaseCount(try location.argument("count"))
             try Self.checkRange(context.now, place: place, argument: "now", value: Timestamp.string(from: context.now))
             let events = MoonPhases.events(after: context.now, count: count)
             return SourceResult(data: MoonData.phases(events.map { ($0.phase.name, $0.date) }), kind: .phases)
-        }
-        let date: Date
-        if placeholders.contains("date") {
+        case Self.moonPattern, Self.sunPattern:
             date = try Self.instant(try location.argument("date"), now: context.now, place: place)
-        } else {
+        default:
             date = context.now
             try Self.checkRange(date, place: place, argument: "now", value: Timestamp.string(from: date))
         }
-        if location.pattern.scheme?.lowercased() == "sun" {
+        if location.pattern == Self.sunPattern || location.pattern == Self.sunNowPattern {
             return SourceResult(data: SunReport(at: date, place: place).json(place: place), kind: .sun)
         }
         return SourceResult(data: MoonReport(at: date, place: place).json(place: place), kind: .moon)

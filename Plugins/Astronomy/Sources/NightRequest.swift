@@ -18,7 +18,7 @@ struct NightRequest {
 
     init(_ location: Location, context: SourceContext, override: Place?, rules: NightReport.Rules) throws(ConditionsError) {
         placeText = try location.argument("place")
-        dateText = location.pattern.placeholders.contains("date") ? try location.argument("date") : nil
+        dateText = location.pattern == AstronomySource.nightOfDatePattern ? try location.argument("date") : nil
         self.context = context
         self.override = override
         self.rules = rules

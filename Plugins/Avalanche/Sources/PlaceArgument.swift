@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
 import ConditionsText
@@ -6,19 +7,19 @@ import Foundation
 /// What a URN's `{place}` names: a point (a configured place, `here`, or `latitude,longitude`),
 /// found in the zone containing it, or a zone by the center's name for it.
 enum PlaceArgument: Sendable {
-    /// `id` as the URN names it, the place's own name when configured.
-    case point(id: String, name: String?, GeoPoint)
+    /// A configured place, `here`, or coordinates.
+    case point(PlacePoint)
     /// Neither coordinates nor a configured place: a zone's name, looked up in the map layer.
     case zoneName(String)
 
-    /// What is allowed, for `invalidArguments`.
+    /// What is allowed, for `invalidArguments`: a zone's name as well as `Places.allowed`.
     static let allowed = "a place name, \(Places.here), a zone name (stevens-pass), or latitude,longitude in decimal degrees (47.745,-121.0933)"
 
     /// Reads `argument` before any request: coordinates (range-checked), then a configured place
     /// (or `here`); anything else is taken for a zone's name.
     static func parse(_ argument: String, places: Places) throws(ConditionsError) -> PlaceArgument {
         if let point = try places.point(argument, allowed: allowed) {
-            return .point(id: point.id, name: point.name, GeoPoint(latitude: point.latitude, longitude: point.longitude))
+            return .point(point)
         }
         return .zoneName(argument)
     }
@@ -34,10 +35,10 @@ enum PlaceArgument: Sendable {
             let suggestions = Suggestions.closest(to: ForecastZone.slug(name), among: known).map { "avalanche:\($0)" }
             throw ConditionsError.notFound("no place or \(center) zone named \"\(name)\" (zones: \(map.zones.map(\.slug).joined(separator: ", ")); or a configured place, here, latitude,longitude)",
                                            suggestions: suggestions)
-        case .point(let id, let name, let point):
-            if let zone = map.zone(containing: point) { return zone }
-            let label = Self.format(point) + (name.map { " (\($0))" } ?? (id.contains(",") ? "" : " (\(id))"))
-            guard let nearest = map.nearest(to: point) else {
+        case .point(let place):
+            if let zone = map.zone(containing: place.point) { return zone }
+            let label = Self.format(place.point) + (place.name.map { " (\($0))" } ?? (place.id.contains(",") ? "" : " (\(place.id))"))
+            guard let nearest = map.nearest(to: place.point) else {
                 throw ConditionsError.notFound("avalanche.org lists no \(center) forecast zones, so \(label) is in none")
             }
             throw ConditionsError.notFound(
@@ -48,8 +49,8 @@ enum PlaceArgument: Sendable {
 
     /// The place for result data: `{"id", "name", "latitude", "longitude"}`, or null for a zone named directly.
     var json: JSONValue {
-        guard case .point(let id, let name, let point) = self else { return .null }
-        return ["id": .string(id), "name": JSONValue(name), "latitude": .double(point.latitude), "longitude": .double(point.longitude)]
+        guard case .point(let place) = self else { return .null }
+        return place.json
     }
 
     private static func format(_ point: GeoPoint) -> String {

@@ -1,11 +1,6 @@
+import ConditionsGeo
 import ConditionsJSON
 import Foundation
-
-/// A point in decimal degrees.
-struct GeoPoint: Sendable, Equatable {
-    let latitude: Double
-    let longitude: Double
-}
 
 /// A forecast zone's outline: GeoJSON polygons (a Polygon is one, a MultiPolygon many), each an
 /// outer ring followed by its holes.
@@ -13,37 +8,11 @@ struct ZoneOutline: Sendable {
     /// Polygons; in each, the first ring is the outside and the others are holes.
     let polygons: [[[GeoPoint]]]
 
-    /// The mean Earth radius (IUGG), in km.
-    static let earthRadiusKm = 6371.0088
-
     /// Reads a GeoJSON `geometry` object: `Polygon` or `MultiPolygon`, positions `[longitude,
     /// latitude]`. Nil for any other shape, or a position that is not two finite numbers.
     init?(geometry: JSONValue) {
-        guard let coordinates = geometry["coordinates"]?.arrayValue else { return nil }
-        let polygons: [JSONValue]
-        switch geometry["type"]?.stringValue {
-        case "Polygon": polygons = [.array(coordinates)]
-        case "MultiPolygon": polygons = coordinates
-        default: return nil
-        }
-        var read: [[[GeoPoint]]] = []
-        for polygon in polygons {
-            guard let rings = polygon.arrayValue else { return nil }
-            var readRings: [[GeoPoint]] = []
-            for ring in rings {
-                guard let positions = ring.arrayValue else { return nil }
-                var points: [GeoPoint] = []
-                for position in positions {
-                    guard let pair = position.arrayValue, pair.count >= 2, let longitude = pair[0].doubleValue, let latitude = pair[1].doubleValue,
-                          longitude.isFinite, latitude.isFinite
-                    else { return nil }
-                    points.append(GeoPoint(latitude: latitude, longitude: longitude))
-                }
-                readRings.append(points)
-            }
-            read.append(readRings)
-        }
-        self.polygons = read
+        guard let polygons = GeoPoint.polygons(geoJSON: geometry) else { return nil }
+        self.polygons = polygons
     }
 
     init(polygons: [[[GeoPoint]]]) {
@@ -63,7 +32,7 @@ struct ZoneOutline: Sendable {
     func distanceToEdge(from point: GeoPoint) -> Double {
         // A local plane around the point (equirectangular): within a few hundred km, a
         // fraction of a percent from the great-circle distance, which is plenty for "how far".
-        let kmPerDegree = Self.earthRadiusKm * .pi / 180
+        let kmPerDegree = GeoPoint.earthRadiusKm * .pi / 180
         let xScale = kmPerDegree * cos(point.latitude * .pi / 180)
         func plane(_ p: GeoPoint) -> (x: Double, y: Double) {
             ((p.longitude - point.longitude) * xScale, (p.latitude - point.latitude) * kmPerDegree)

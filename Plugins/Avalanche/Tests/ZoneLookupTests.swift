@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
 import ConditionsKitTesting

@@ -1,3 +1,4 @@
+import ConditionsKit
 import Foundation
 
 /// A point as NWS wants it in a URL: at most four decimals and no trailing zeros
@@ -29,4 +30,9 @@ struct NWSPoint: Sendable, Hashable {
         if text.hasSuffix(".") { text.removeLast() }
         return text == "-0" ? "0" : text
     }
+}
+
+extension PlacePoint {
+    /// The point as sent to NWS.
+    var nwsPoint: NWSPoint { NWSPoint(latitude: latitude, longitude: longitude) }
 }

@@ -25,7 +25,11 @@ public struct NWSSource: ConditionsSource {
     /// How long a point's grid is kept: NWS's mapping rarely changes.
     static let pointLifetime: Double = 86_400
 
-    public let routes: [RoutePattern] = ["forecast:{place}", "forecast:{place}:hourly", "alerts:{place}", "sky:{place}"]
+    static let forecastPattern: RoutePattern = "forecast:{place}"
+    static let hourlyPattern: RoutePattern = "forecast:{place}:hourly"
+    static let alertsPattern: RoutePattern = "alerts:{place}"
+    static let skyPattern: RoutePattern = "sky:{place}"
+    public let routes = [forecastPattern, hourlyPattern, alertsPattern, skyPattern]
 
     /// For `--help`: each route for `here`, the configured location.
     public static let exampleURNs = ["forecast:here", "alerts:here", "forecast:here:hourly", "sky:here"]
@@ -48,39 +52,39 @@ public struct NWSSource: ConditionsSource {
     }
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
-        let place = try NamedPoint.resolve(try location.argument("place"), places: context.places, urn: location.urn)
+        let place = try location.place(in: context.places)
         let client = NWSClient(settings: settings, http: context.http, logger: context.logger)
-        if location.pattern.scheme == "alerts" {
+        if location.pattern == Self.alertsPattern {
             let (alerts, freshness) = try await fetchAlerts(place, client: client)
             return SourceResult(data: [
-                "place": place.json, "point": .string(place.point.text),
+                "place": place.json, "point": .string(place.nwsPoint.text),
                 "updated": JSONValue(alerts.updated), "alerts": .array(alerts.alerts),
             ], kind: .alerts, ttl: freshness)
         }
-        if location.pattern.scheme == "sky" {
+        if location.pattern == Self.skyPattern {
             let base = settings.baseURL
             let (response, grid) = try await fetchFollowing(place, what: "the sky grid for \(place.id)", client: client, context: context) { $0.gridDataURL(base: base) }
             let sky = try NWSSky(body: response.body, url: response.url, now: context.now)
             return SourceResult(data: .object(JSONObject([
-                ("place", place.json), ("point", .string(place.point.text)), ("grid", JSONValue(grid.gridText)),
-                ("timeZone", JSONValue(grid.timeZone)), ("updated", JSONValue(sky.updated)), ("url", .string(Self.pageURL(place.point))),
+                ("place", place.json), ("point", .string(place.nwsPoint.text)), ("grid", JSONValue(grid.gridText)),
+                ("timeZone", JSONValue(grid.timeZone)), ("updated", JSONValue(sky.updated)), ("url", .string(Self.pageURL(place.nwsPoint))),
                 ("notes", .array(sky.notes.map(JSONValue.string))), ("hours", .array(sky.hours)),
             ])), kind: .sky, ttl: response.freshness)
         }
-        let hourly = location.pattern.segments.count == 3
+        let hourly = location.pattern == Self.hourlyPattern
         // Alerts come with the daily forecast (they read first); asked at once, and a failure
         // to get them is said in the result rather than failing the forecast.
         async let alertsOutcome: Result<(NWSAlerts, Double?), any Error>? = hourly ? nil : Self.outcome { try await fetchAlerts(place, client: client) }
         let (response, grid) = try await fetchForecast(place, hourly: hourly, client: client, context: context)
         let forecast = try NWSForecast(body: response.body, url: response.url)
         var data = JSONObject([
-            ("place", place.json), ("point", .string(place.point.text)), ("hourly", .bool(hourly)),
+            ("place", place.json), ("point", .string(place.nwsPoint.text)), ("hourly", .bool(hourly)),
             ("grid", JSONValue(grid.gridText)), ("nearby", JSONValue(grid.nearby)), ("timeZone", JSONValue(grid.timeZone)),
             ("updated", JSONValue(forecast.updated)),
             // Whole seconds since NWS updated it, so a forecast kept or replayed long after says so.
             ("age", JSONValue(forecast.updated.map { Int(context.now.timeIntervalSince($0).rounded()) })),
             ("generatedAt", JSONValue(forecast.generatedAt)),
-            ("elevationM", JSONValue(forecast.elevationM)), ("url", .string(Self.pageURL(place.point))),
+            ("elevationM", JSONValue(forecast.elevationM)), ("url", .string(Self.pageURL(place.nwsPoint))),
         ])
         var freshness = response.freshness
         switch await alertsOutcome {
@@ -100,7 +104,7 @@ public struct NWSSource: ConditionsSource {
     }
 
     /// The forecast (or hourly forecast) document for `place`, by the URL its point's grid gives.
-    private func fetchForecast(_ place: NamedPoint, hourly: Bool, client: NWSClient, context: SourceContext) async throws -> (HTTPResponse, NWSGrid) {
+    private func fetchForecast(_ place: PlacePoint, hourly: Bool, client: NWSClient, context: SourceContext) async throws -> (HTTPResponse, NWSGrid) {
         try await fetchFollowing(place, what: "the \(hourly ? "hourly " : "")forecast for \(place.id)", client: client, context: context) {
             hourly ? $0.forecastHourly : $0.forecast
         }
@@ -110,13 +114,13 @@ public struct NWSSource: ConditionsSource {
     /// gone (404) and the grid came from the memo, the point is looked up afresh once: NWS does
     /// move points between grids. A kept grid `pick` finds no URL in (an entry kept by an
     /// older version) is looked up afresh too.
-    private func fetchFollowing(_ place: NamedPoint, what: String, client: NWSClient, context: SourceContext,
+    private func fetchFollowing(_ place: PlacePoint, what: String, client: NWSClient, context: SourceContext,
                                 url pick: (NWSGrid) -> URL?) async throws -> (HTTPResponse, NWSGrid) {
-        let grid = try await lookUp(place.point, client: client, context: context, maxAge: Self.pointLifetime)
+        let grid = try await lookUp(place.nwsPoint, client: client, context: context, maxAge: Self.pointLifetime)
         guard let url = pick(grid) else {
-            let fresh = try await lookUp(place.point, client: client, context: context, maxAge: 0)
+            let fresh = try await lookUp(place.nwsPoint, client: client, context: context, maxAge: 0)
             guard let freshURL = pick(fresh) else {
-                throw ConditionsError.badResponse("\(Redaction.redact(settings.pointsURL(place.point))): no URL for \(what) (properties.forecastGridData, or gridId, gridX and gridY)")
+                throw ConditionsError.badResponse("\(Redaction.redact(settings.pointsURL(place.nwsPoint))): no URL for \(what) (properties.forecastGridData, or gridId, gridX and gridY)")
             }
             let response = try await client.get(freshURL, what: what)
             return (response, fresh)
@@ -126,9 +130,9 @@ public struct NWSSource: ConditionsSource {
             let response = try await client.get(url, what: what)
             return (response, grid)
         } catch where Self.isGone(error) {
-            let fresh = try await lookUp(place.point, client: client, context: context, maxAge: 0)
+            let fresh = try await lookUp(place.nwsPoint, client: client, context: context, maxAge: 0)
             guard let freshURL = pick(fresh), freshURL != url else { throw error }
-            context.logger.info("NWS moved \(place.point.text) to another grid; following \(Redaction.redact(freshURL))")
+            context.logger.info("NWS moved \(place.nwsPoint.text) to another grid; following \(Redaction.redact(freshURL))")
             let response = try await client.get(freshURL, what: what)
             return (response, fresh)
         }
@@ -147,8 +151,8 @@ public struct NWSSource: ConditionsSource {
         return try await lookUp(point, client: client, context: context, maxAge: 0)
     }
 
-    private func fetchAlerts(_ place: NamedPoint, client: NWSClient) async throws -> (NWSAlerts, Double?) {
-        let response = try await client.get(settings.alertsURL(place.point), what: "the alerts for \(place.id)")
+    private func fetchAlerts(_ place: PlacePoint, client: NWSClient) async throws -> (NWSAlerts, Double?) {
+        let response = try await client.get(settings.alertsURL(place.nwsPoint), what: "the alerts for \(place.id)")
         let alerts = try NWSAlerts(body: response.body, url: response.url)
         return (alerts, response.freshness)
     }

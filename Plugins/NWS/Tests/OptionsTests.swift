@@ -48,19 +48,21 @@ import Testing
     }
 
     @Test func placesByNameHereAndNotFoundWithSuggestions() throws {
-        let urn = try URN("forecast:stevns:hourly")
-        let here = try NamedPoint.resolve("HERE", places: places, urn: urn)
-        #expect(here.id == "here" && here.name == "Seattle" && here.point.text == "47.6097,-122.3331")
-        let stevens = try NamedPoint.resolve("Stevens", places: places, urn: urn)
+        func place(_ argument: String) throws -> PlacePoint {
+            try Location(urn: URN("forecast:\(argument):hourly"), pattern: NWSSource.hourlyPattern, arguments: ["place": argument]).place(in: places)
+        }
+        let here = try place("HERE")
+        #expect(here.id == "here" && here.name == "Seattle" && here.nwsPoint.text == "47.6097,-122.3331")
+        let stevens = try place("Stevens")
         #expect(stevens.id == "stevens" && stevens.name == "Stevens Pass")
-        #expect(try NamedPoint.resolve("puget-sound", places: places, urn: urn).id == "Puget-Sound")
-        #expect(try NamedPoint.resolve("+47.5,-121", places: places, urn: urn).point.text == "47.5,-121")
+        #expect(try place("puget-sound").id == "Puget-Sound")
+        #expect(try place("+47.5,-121").nwsPoint.text == "47.5,-121")
         do {
-            _ = try NamedPoint.resolve("stevns", places: places, urn: urn)
+            _ = try place("stevns")
             Issue.record("found")
-        } catch {
+        } catch let error as ConditionsError {
             #expect(error.kind == .notFound)
-            #expect(error.message == "no place named \"stevns\" (places: stevens, snoqualmie, sumatra, Puget-Sound, here; or latitude,longitude)")
+            #expect(error.message == "no place named \"stevns\" (places: stevens, snoqualmie, sumatra, Puget-Sound; or here, latitude,longitude)")
             #expect(error.suggestions == ["forecast:stevens:hourly"])
         }
     }

@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
 import ConditionsText
@@ -91,9 +92,9 @@ struct SnowpackPresentation: ResultPresentation {
         var subtitle = station["triplet"]?.stringValue ?? ""
         if let place = Self.placeText(data) { subtitle += subtitle.isEmpty ? place : " · \(place)" }
         let link = station["url"]?.stringValue.flatMap { URL(string: $0) }.map { ResultCard.Link(url: $0, label: "NRCS's page for \(name)") }
-        var coordinate: ResultCard.Coordinate?
+        var coordinate: GeoPoint?
         if let latitude = station["latitude"]?.doubleValue, let longitude = station["longitude"]?.doubleValue {
-            coordinate = ResultCard.Coordinate(latitude: latitude, longitude: longitude)
+            coordinate = GeoPoint(latitude: latitude, longitude: longitude)
         }
         let reading = Self.readingTime(data)
         var rows: [ResultCard.Row] = []

@@ -63,7 +63,7 @@ public struct SnowpackSource: ConditionsSource {
             station = found
             place = .null
         } else {
-            let argument = try PlaceArgument.parse(try location.argument("place"), places: context.places)
+            let argument = try location.place(in: context.places, otherwise: "station:{id}:{state}:{network}")
             let list = try await stations(states: settings.states, network: StationTriplet.snotel, api: api, context: context, today: today)
             guard let (nearest, km) = list.nearest(to: argument.point) else {
                 throw ConditionsError.notFound("NRCS AWDB lists no active SNOTEL stations in \(settings.states.joined(separator: ", ")) (\(settings.optionsPath).states)")

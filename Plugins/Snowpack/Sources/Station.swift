@@ -1,25 +1,7 @@
+import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
 import Foundation
-
-/// A point on Earth, in degrees.
-struct GeoPoint: Sendable, Equatable {
-    let latitude: Double
-    let longitude: Double
-
-    /// The mean Earth radius (IUGG), in km.
-    static let earthRadiusKm = 6371.0088
-    static let kmPerMile = 1.609344
-
-    /// The great-circle distance to `other`, in km (haversine).
-    func kilometres(to other: GeoPoint) -> Double {
-        let radians = Double.pi / 180
-        let dLat = (other.latitude - latitude) * radians
-        let dLon = (other.longitude - longitude) * radians
-        let a = sin(dLat / 2) * sin(dLat / 2) + cos(latitude * radians) * cos(other.latitude * radians) * sin(dLon / 2) * sin(dLon / 2)
-        return 2 * Self.earthRadiusKm * asin(min(1, sqrt(max(0, a))))
-    }
-}
 
 /// One AWDB station from `/stations`: what a result names and where it is.
 struct Station: Sendable, Equatable {

@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
 import ConditionsKitTesting
@@ -84,7 +85,7 @@ import Testing
         #expect(card.rows.first?.value == "58 in")
         #expect(card.rows[3].value == "depth +14 in · SWE unavailable")
         #expect(card.link?.url.absoluteString == "https://wcc.sc.egov.usda.gov/nwcc/site?sitenum=791")
-        #expect(card.coordinate == ResultCard.Coordinate(latitude: 47.74, longitude: -121.09))
+        #expect(card.coordinate == GeoPoint(latitude: 47.74, longitude: -121.09))
         #expect(card.updated == Timestamp.parse("2026-11-26T18:00:00Z"))
         #expect(card.lines.contains("skipped 3 suspect SNWD values (qcFlag R, S)"))
         guard case .bars(let chart)? = card.figure else {

@@ -18,7 +18,7 @@ struct AuroraReport: Sendable {
     let json: JSONValue
 
     /// `place` is the place's data, null for `aurora:now`; `grid` is read only with a place.
-    init(observed: KpSeries, forecast: KpSeries, place: PlaceArgument?, grid: OvationGrid?, now: Date) {
+    init(observed: KpSeries, forecast: KpSeries, place: PlacePoint?, grid: OvationGrid?, now: Date) {
         var notes: [String] = []
         var object = JSONObject()
 
@@ -47,7 +47,7 @@ struct AuroraReport: Sendable {
 
         if let place {
             object["place"] = place.json
-            let cell = OvationGrid.cell(latitude: place.point.latitude, longitude: place.point.longitude)
+            let cell = OvationGrid.cell(latitude: place.latitude, longitude: place.longitude)
             if let grid {
                 let probability = grid.probability(at: cell)
                 object["ovation"] = ["probability": JSONValue(probability), "latitude": .int(cell.latitude), "longitude": .int(cell.longitude),

@@ -50,7 +50,7 @@ public struct SpaceWeatherSource: ConditionsSource {
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         // The place is read before any request: a bad one costs nothing.
-        let place = location.pattern == Self.nowPattern ? nil : try PlaceArgument.parse(try location.argument("place"), places: context.places)
+        let place = location.pattern == Self.nowPattern ? nil : try location.place(in: context.places, otherwise: "now")
         let api = SWPCAPI(http: context.http)
         async let observed = kp(settings.kpURL, what: "the planetary K-index", api: api, context: context)
         async let forecast = kp(settings.forecastURL, what: "the planetary K-index forecast", api: api, context: context)

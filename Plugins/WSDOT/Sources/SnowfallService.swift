@@ -8,7 +8,9 @@ import Foundation
 /// in every mode of the module.
 struct SnowfallService: Sendable {
     /// The routes, added to the module's own.
-    static let routes: [RoutePattern] = ["snowfall:{pass}", "snowfall:{pass}:{season}"]
+    static let routes = [currentPattern, seasonPattern]
+    static let currentPattern: RoutePattern = "snowfall:{pass}"
+    static let seasonPattern: RoutePattern = "snowfall:{pass}:{season}"
     /// The URN scheme, which is also the result kind's name.
     static let scheme = "snowfall"
     /// WSDOT's service, the `snowfallURL` option's default.
@@ -25,7 +27,7 @@ struct SnowfallService: Sendable {
     func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let pass = try Self.recordedPass(named: try location.argument("pass"))
         let current = SnowfallSeason.current(at: context.now)
-        let season = location.arguments["season"] == nil ? current : try SnowfallSeason.named(try location.argument("season"), now: context.now)
+        let season = location.pattern == Self.seasonPattern ? try SnowfallSeason.named(try location.argument("season"), now: context.now) : current
         let url = Self.requestURL(base: baseURL, passID: pass.id, season: season)
         let shown = Redaction.redact(url)
         context.logger.debug("fetching WSDOT snowfall", metadata: ["pass": "\(pass.slug)", "season": "\(season.startYear)", "url": "\(shown)"])

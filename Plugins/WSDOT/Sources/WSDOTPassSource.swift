@@ -27,7 +27,9 @@ public struct WSDOTPassSource: ConditionsSource {
     public static let presentations: [any ResultPresentation] = [PassPresentation(), SnowfallPresentation()]
 
     /// `pass:{name}` and `pass:all`; `snowfall:{pass}` and `snowfall:{pass}:{season}`.
-    public let routes: [RoutePattern] = ["pass:{name}", "pass:all"] + SnowfallService.routes
+    static let passPattern: RoutePattern = "pass:{name}"
+    static let allPattern: RoutePattern = "pass:all"
+    public let routes = [passPattern, allPattern] + SnowfallService.routes
 
     /// For `--help`: two passes, every pass, a pass's snowfall.
     public static let exampleURNs = ["pass:snoqualmie", "pass:stevens", "pass:all", "snowfall:snoqualmie"]
@@ -81,11 +83,11 @@ public struct WSDOTPassSource: ConditionsSource {
     }
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
-        if location.pattern.scheme == SnowfallService.scheme {
+        if SnowfallService.routes.contains(location.pattern) {
             return try await SnowfallService(baseURL: settings.snowfallURL, pageURL: { [settings] in settings.pageURL(for: $0) })
                 .resolve(location, context: context)
         }
-        let name: String? = location.pattern.placeholders.isEmpty ? nil : try location.argument("name")
+        let name: String? = location.pattern == Self.allPattern ? nil : try location.argument("name")
         switch settings.mode {
         case .api, .feed:
             let feed: PassFeed

@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
 
@@ -12,24 +13,9 @@ enum WashingtonMap {
         rings: rings(geoJSON: (try? JSONValue.parse(String(decoding: PackageResources.washington_outline_json, as: UTF8.self))) ?? .null),
         legend: PassStatus.allCases.map { ResultCard.Status($0.rawValue, tone: PassPresentation.tone($0.rawValue)) })
 
-    /// The rings of a GeoJSON Feature, Polygon or MultiPolygon ([longitude, latitude] order),
-    /// each ring's closing repeat of its first point dropped; empty for anything else.
-    static func rings(geoJSON: JSONValue) -> [[ResultCard.Coordinate]] {
-        let geometry = geoJSON["geometry"] ?? geoJSON
-        let polygons: [JSONValue] = switch geometry["type"]?.stringValue {
-        case "Polygon": [geometry["coordinates"] ?? .null]
-        case "MultiPolygon": geometry["coordinates"]?.arrayValue ?? []
-        default: []
-        }
-        return polygons.flatMap { polygon in
-            (polygon.arrayValue ?? []).map { ring in
-                var points = (ring.arrayValue ?? []).compactMap { position -> ResultCard.Coordinate? in
-                    guard let pair = position.arrayValue, pair.count >= 2, let longitude = pair[0].doubleValue, let latitude = pair[1].doubleValue else { return nil }
-                    return ResultCard.Coordinate(latitude: latitude, longitude: longitude)
-                }
-                if points.count > 1, points.first == points.last { points.removeLast() }
-                return points
-            }.filter { $0.count >= 3 }
-        }
+    /// The rings of a GeoJSON Feature, Polygon or MultiPolygon, holes and all (the map draws
+    /// them even-odd); empty for anything else.
+    static func rings(geoJSON: JSONValue) -> [[GeoPoint]] {
+        (GeoPoint.polygons(geoJSON: geoJSON) ?? []).flatMap { $0 }.filter { $0.count >= 3 }
     }
 }

@@ -1,3 +1,4 @@
+import ConditionsGeo
 import Foundation
 
 /// A map a module contributes to the dashboard: an area drawn as an outline, with a marker
@@ -21,14 +22,14 @@ public struct MapLayer: Sendable, Equatable {
     /// What the outline shows, for people who cannot see it: "Washington State".
     public var area: String
     /// The outline: rings of points, each closed implicitly (the first point is not repeated).
-    public var rings: [[ResultCard.Coordinate]]
+    public var rings: [[GeoPoint]]
     /// The key under the map: each status a marker may show, in its tone.
     public var legend: [ResultCard.Status]
     /// Degrees of margin the frame leaves around the outline.
     public var margin: Double
 
     /// A layer of `rings` titled `title`; the frame is their bounds plus `margin` degrees.
-    public init(id: String, title: String, area: String, rings: [[ResultCard.Coordinate]], legend: [ResultCard.Status] = [],
+    public init(id: String, title: String, area: String, rings: [[GeoPoint]], legend: [ResultCard.Status] = [],
                 margin: Double = 0.15) {
         self.id = id
         self.title = title
@@ -53,7 +54,7 @@ public struct MapLayer: Sendable, Equatable {
     }
 
     /// Whether `coordinate` falls inside the frame (and so gets a marker).
-    public func contains(_ coordinate: ResultCard.Coordinate) -> Bool {
+    public func contains(_ coordinate: GeoPoint) -> Bool {
         let frame = frame
         return (frame.south...frame.north).contains(coordinate.latitude) && (frame.west...frame.east).contains(coordinate.longitude)
     }

@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsJSON
 import Foundation
 
@@ -37,7 +38,7 @@ public struct ResultCard: Sendable, Equatable {
     /// Where the upstream shows the same thing to people.
     public var link: Link?
     /// Where the result is, for the presentation's map (`ResultPresentation.map`).
-    public var coordinate: Coordinate?
+    public var coordinate: GeoPoint?
     /// The marker's label on the map ("Stevens" for "Stevens Pass US 2"); nil: the title.
     public var mapLabel: String?
     /// Cards inside this one (`pass:all`: one per pass).
@@ -46,7 +47,7 @@ public struct ResultCard: Sendable, Equatable {
     /// A card; every part but the title is optional.
     public init(title: String, subtitle: String? = nil, status: Status? = nil, figure: Figure? = nil, image: Image? = nil,
                 rows: [Row] = [], lines: [String] = [], updated: Date? = nil, staleNote: String? = nil, link: Link? = nil,
-                coordinate: Coordinate? = nil, parts: [ResultCard] = []) {
+                coordinate: GeoPoint? = nil, parts: [ResultCard] = []) {
         self.title = title
         self.subtitle = subtitle
         self.status = status
@@ -155,20 +156,6 @@ public struct ResultCard: Sendable, Equatable {
         public init(url: URL, label: String) {
             self.url = url
             self.label = label
-        }
-    }
-
-    /// A point on Earth, in degrees.
-    public struct Coordinate: Sendable, Equatable {
-        /// Degrees north.
-        public var latitude: Double
-        /// Degrees east.
-        public var longitude: Double
-
-        /// The point at `latitude`, `longitude`.
-        public init(latitude: Double, longitude: Double) {
-            self.latitude = latitude
-            self.longitude = longitude
         }
     }
 }

@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsCore
 import ConditionsText
 import ConditionsKit
@@ -47,7 +48,7 @@ struct CardView {
         /// The label beside the marker (`ResultCard.mapLabel`, else the title).
         let label: String
         let status: ResultCard.Status?
-        let coordinate: ResultCard.Coordinate
+        let coordinate: GeoPoint
     }
 
     /// The template context of `built` as card `id`, "ago" texts counted from `now`; markers

@@ -1,3 +1,4 @@
+import ConditionsGeo
 import ConditionsKit
 import Foundation
 
@@ -38,7 +39,7 @@ enum MapView {
             "legend": layer.legend.map { ["word": $0.word, "tone": $0.tone.rawValue] },
             "hasLegend": !layer.legend.isEmpty,
         ]
-        let here = ResultCard.Coordinate(latitude: place.latitude, longitude: place.longitude)
+        let here = GeoPoint(latitude: place.latitude, longitude: place.longitude)
         if layer.contains(here) {
             let (x, y) = projection.project(here)
             context["home"] = ["x": number(x), "y": number(y), "name": place.name ?? "the configured location",
@@ -112,12 +113,12 @@ struct MapProjection {
     var height: Double { (north - south) * Self.scale }
 
     /// The point on the map for `coordinate`.
-    func project(_ coordinate: ResultCard.Coordinate) -> (x: Double, y: Double) {
+    func project(_ coordinate: GeoPoint) -> (x: Double, y: Double) {
         ((coordinate.longitude - west) * longitudeFactor * Self.scale, (north - coordinate.latitude) * Self.scale)
     }
 
     /// `rings` as one SVG path, each ring a closed subpath.
-    func path(_ rings: [[ResultCard.Coordinate]]) -> String {
+    func path(_ rings: [[GeoPoint]]) -> String {
         rings.map { ring in
             ring.enumerated().map { index, point in
                 let (x, y) = project(point)
