@@ -139,6 +139,34 @@ public struct HTTPResponse: Sendable {
     }
 }
 
+/// A key-less JSON API as modules call it: JSON asked for, an error status thrown as
+/// `HTTPError`, and an HTML page sent with 200 refused naming `upstream`.
+///
+/// ```swift
+/// let api = JSONAPI(http: context.http, upstream: "avalanche.org")
+/// let (document, freshness) = try await api.json(url, what: "the map layer of NWAC")
+/// ```
+public struct JSONAPI: Sendable {
+    /// The client requests go through (the source context's).
+    public let http: any HTTPClient
+    /// The upstream's name in errors: `avalanche.org`, `NRCS AWDB`, `NOAA SWPC`.
+    public let upstream: String
+
+    /// Calls to `upstream` through `http`.
+    public init(http: any HTTPClient, upstream: String) {
+        self.http = http
+        self.upstream = upstream
+    }
+
+    /// GETs `url` and parses its JSON; `what` names the document in errors. Returns the
+    /// document and the response's freshness.
+    public func json(_ url: URL, what: String) async throws -> (document: JSONValue, freshness: Double?) {
+        let response = try await http.get(url, headers: ["Accept": "application/json"])
+        try response.requireSuccess()
+        return (try response.json(from: upstream, what: what), response.freshness)
+    }
+}
+
 /// Limits applied to each request; the host's defaults can be overridden per source in
 /// `sources.json` (`"http": {"connectTimeout": 5, "timeout": 20, "maxBodyBytes": 1048576}`).
 public struct HTTPLimits: Sendable, Equatable {

@@ -117,7 +117,7 @@ import Testing
         #expect(!run.stderr.contains("command not found"), "\(run.stderr)")
         let plugin = folder.appendingPathComponent("Plugins/Buoys")
         let created = try FileManager.default.subpathsOfDirectory(atPath: plugin.path).sorted()
-        #expect(created == ["README.md", "Sources", "Sources/BuoysAPI.swift", "Sources/BuoysPresentation.swift", "Sources/BuoysReport.swift",
+        #expect(created == ["README.md", "Sources", "Sources/BuoysPresentation.swift", "Sources/BuoysReport.swift",
                             "Sources/BuoysSettings.swift", "Sources/BuoysSource.swift", "Sources/sample.json", "Tests", "Tests/BuoysTests.swift",
                             "Tests/Resources", "Tests/Resources/harbor-7.json", "sample.json"])
         try expectSample(in: plugin, name: "Buoys", scheme: "buoy", options: ["baseURL": "https://api.example.org/buoy"])
@@ -128,11 +128,9 @@ import Testing
         }
         let settings = try text(plugin.appendingPathComponent("Sources/BuoysSettings.swift"))
         #expect(settings.contains("try options.httpURL(\"baseURL\", withoutQuery: true) ?? Self.defaultBaseURL"))
-        let api = try text(plugin.appendingPathComponent("Sources/BuoysAPI.swift"))
-        #expect(api.contains("try response.requireSuccess()") && api.contains("response.json(from: Self.upstream"))
         let source = try text(plugin.appendingPathComponent("Sources/BuoysSource.swift"))
         #expect(source.contains("public struct BuoysSource: ConditionsSource {") && source.contains("[\"buoy:{id}\"]"))
-        #expect(source.contains("BuoysAPI(http: context.http)") && source.contains("BuoysReport(id: id"))
+        #expect(source.contains("JSONAPI(http: context.http, upstream: \"the Buoys API\")") && source.contains("BuoysReport(id: id"))
         let tests = try text(plugin.appendingPathComponent("Tests/BuoysTests.swift"))
         #expect(tests.contains("RecordingHTTPClient([\"/buoy/harbor-7.json\": .body(try recorded(\"harbor-7.json\")"))
 

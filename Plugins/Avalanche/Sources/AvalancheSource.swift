@@ -53,7 +53,7 @@ public struct AvalancheSource: ConditionsSource {
     }
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
-        let api = AvalancheAPI(http: context.http)
+        let api = JSONAPI(http: context.http, upstream: "avalanche.org")
         if location.pattern == Self.allPattern {
             return try await resolveAll(api: api, context: context)
         }
@@ -75,7 +75,7 @@ public struct AvalancheSource: ConditionsSource {
     /// Every zone of the center, today, in the layer's order. A zone in season without a
     /// product says so in its entry; a zone that could not be read fails the whole, naming it:
     /// a partial list under a success would silently drop zones.
-    private func resolveAll(api: AvalancheAPI, context: SourceContext) async throws -> SourceResult {
+    private func resolveAll(api: JSONAPI, context: SourceContext) async throws -> SourceResult {
         let map = try await documents.zoneMap(api: api, context: context)
         let outcomes = await withTaskGroup(of: (Int, Result<ZoneReport, any Error>).self) { group in
             for (index, zone) in map.zones.enumerated() {
@@ -110,7 +110,7 @@ public struct AvalancheSource: ConditionsSource {
     }
 
     /// The zone's report: its forecast (kept until it expires) and its warning (asked now).
-    private func report(for zone: ForecastZone, day: ForecastDay, place: JSONValue, api: AvalancheAPI, context: SourceContext) async throws -> ZoneReport {
+    private func report(for zone: ForecastZone, day: ForecastDay, place: JSONValue, api: JSONAPI, context: SourceContext) async throws -> ZoneReport {
         async let product = documents.forecast(for: zone, api: api, context: context)
         async let warning = documents.warning(for: zone, api: api)
         let (forecast, inEffect) = try await (product, warning)

@@ -28,7 +28,7 @@ struct ForecastDocuments: Sendable {
     }
 
     /// The center's zones.
-    func zoneMap(api: AvalancheAPI, context: SourceContext) async throws -> ZoneMap {
+    func zoneMap(api: JSONAPI, context: SourceContext) async throws -> ZoneMap {
         let settings = self.settings
         let maxAge = context.maxAge > 0 ? Self.mapLayerLifetime : 0
         let make: @Sendable () async throws -> FreshValues<ZoneMap>.Made = {
@@ -50,7 +50,7 @@ struct ForecastDocuments: Sendable {
     }
 
     /// The zone's current forecast, by the id this season's map layer gives it.
-    func forecast(for zone: ForecastZone, api: AvalancheAPI, context: SourceContext) async throws -> ZoneProduct {
+    func forecast(for zone: ForecastZone, api: JSONAPI, context: SourceContext) async throws -> ZoneProduct {
         let settings = self.settings
         let key = "forecast/\(settings.center)/\(zone.id)"
         let url = settings.productURL(zoneID: zone.id)
@@ -78,7 +78,7 @@ struct ForecastDocuments: Sendable {
     /// The warning in effect for the zone, or null: `type=warning` answers an object of nulls
     /// when there is none (read as "not found" products are: no id, type or publication time).
     /// The layer's own `warning.product` counts too (it may be a day old, so it can only add one).
-    func warning(for zone: ForecastZone, api: AvalancheAPI) async throws -> JSONValue {
+    func warning(for zone: ForecastZone, api: JSONAPI) async throws -> JSONValue {
         let (document, _) = try await api.json(settings.warningURL(zoneID: zone.id), what: "the warning for \(zone.name)")
         if case .object = document, ZoneProduct.isProduct(document) { return document }
         return zone.warning

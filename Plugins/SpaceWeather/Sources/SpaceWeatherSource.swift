@@ -51,7 +51,7 @@ public struct SpaceWeatherSource: ConditionsSource {
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         // The place is read before any request: a bad one costs nothing.
         let place = location.pattern == Self.nowPattern ? nil : try location.place(in: context.places, otherwise: "now")
-        let api = SWPCAPI(http: context.http)
+        let api = JSONAPI(http: context.http, upstream: "NOAA SWPC")
         async let observed = kp(settings.kpURL, what: "the planetary K-index", api: api, context: context)
         async let forecast = kp(settings.forecastURL, what: "the planetary K-index forecast", api: api, context: context)
         let grid: OvationGrid? = place == nil ? nil : try await ovation(api: api, context: context)
@@ -60,10 +60,10 @@ public struct SpaceWeatherSource: ConditionsSource {
     }
 
     /// A Kp product, parsed; kept for the TTL (nothing kept when fresh data is asked for).
-    private func kp(_ url: URL, what: String, api: SWPCAPI, context: SourceContext) async throws -> KpSeries {
+    private func kp(_ url: URL, what: String, api: JSONAPI, context: SourceContext) async throws -> KpSeries {
         let make: @Sendable () async throws -> FreshValues<KpSeries>.Made = {
             context.logger.debug("fetching an SWPC Kp product", metadata: ["url": "\(Redaction.redact(url))"])
-            let document = try await api.json(url, what: what)
+            let (document, _) = try await api.json(url, what: what)
             return .init(value: try KpSeries(document: document, what: what, source: Redaction.redact(url)), madeAt: context.now)
         }
         guard context.maxAge > 0 else { return try await make().value }
@@ -71,11 +71,11 @@ public struct SpaceWeatherSource: ConditionsSource {
     }
 
     /// The OVATION grid, parsed once per document and kept for at most `gridLifetime`.
-    private func ovation(api: SWPCAPI, context: SourceContext) async throws -> OvationGrid {
+    private func ovation(api: JSONAPI, context: SourceContext) async throws -> OvationGrid {
         let url = settings.ovationURL
         let make: @Sendable () async throws -> FreshValues<OvationGrid>.Made = {
             context.logger.debug("fetching the OVATION aurora forecast", metadata: ["url": "\(Redaction.redact(url))"])
-            let document = try await api.json(url, what: "the OVATION aurora forecast")
+            let (document, _) = try await api.json(url, what: "the OVATION aurora forecast")
             return .init(value: try OvationGrid(document: document, source: Redaction.redact(url)), madeAt: context.now)
         }
         let maxAge = min(context.maxAge, Self.gridLifetime)
