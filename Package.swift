@@ -319,9 +319,9 @@ let package = Package(
         ]),
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
-        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Fixtures"]),
+        .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Resources"]),
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
-        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Fixtures", "Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         // The stand-in for api.weather.gov is shared with the end-to-end suites (TestHarness); libcurl talks to it.
         .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Fixtures"]),

@@ -97,8 +97,8 @@ import Testing
 
     @Test func aerisMoonAndPhasesNeverShowTheSecret() async throws {
         let server = LoopbackServer()
-        let sunmoon = try Upstream.text("Plugins/Aeris/Tests/Fixtures/sunmoon.json")
-        let phases = try Upstream.text("Plugins/Aeris/Tests/Fixtures/moonphases.json")
+        let sunmoon = try Upstream.text("Plugins/Aeris/Tests/Resources/sunmoon.json")
+        let phases = try Upstream.text("Plugins/Aeris/Tests/Resources/moonphases.json")
         server.fallback { request in
             if request.path.hasPrefix("/sunmoon/moonphases/") { return .json(phases) }
             if request.path.hasPrefix("/sunmoon/") { return .json(sunmoon) }

@@ -17,8 +17,8 @@ import Testing
     static func upstream() throws -> LoopbackServer {
         let server = LoopbackServer()
         let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
-        let sunmoon = try Upstream.text("Plugins/Aeris/Tests/Fixtures/sunmoon.json")
-        let phases = try Upstream.text("Plugins/Aeris/Tests/Fixtures/moonphases.json")
+        let sunmoon = try Upstream.text("Plugins/Aeris/Tests/Resources/sunmoon.json")
+        let phases = try Upstream.text("Plugins/Aeris/Tests/Resources/moonphases.json")
         server.route("/ok/GetMountainPassConditionsAsJson", .json(feed))
         server.route("/denied/GetMountainPassConditionsAsJson", .json(#"{"Message": "AccessCode \#(accessCode) is not valid"}"#))
         server.route("/forbidden/GetMountainPassConditionsAsJson", .text("bad code \(accessCode)", status: 403))

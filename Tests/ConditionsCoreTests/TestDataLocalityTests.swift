@@ -34,7 +34,7 @@ import Testing
         #expect(Self.offendingLines("let a = 1\nlet data = \"\(Self.work)/shared/x.json\"\n") == [2])
         #expect(Self.offendingLines("root.appendingPathComponent(\"\(Self.shared)/reference/data\")") == [1])
         #expect(Self.offendingLines("root.deletingLastPathComponent().appendingPathComponent(\"\(Self.reference)/data/real\")") == [1])
-        #expect(Self.offendingLines(#"CLI.packageRoot.appendingPathComponent("Plugins/Aeris/Tests/Fixtures/sunmoon.json")"#).isEmpty)
+        #expect(Self.offendingLines(#"CLI.packageRoot.appendingPathComponent("Plugins/Aeris/Tests/Resources/sunmoon.json")"#).isEmpty)
     }
 
     @Test func noTestCodeReachesOutsideTheRepository() throws {

@@ -54,7 +54,7 @@ struct AerisFailureTests {
             "Aeris rejected the credentials (HTTP 200, success: false): Aeris error invalid_client: The client provided is invalid; check sources.aeris.options.clientId and sources.aeris.options.clientSecret"))
     }
 
-    /// The real bytes of an `invalid_client` answer (weewx-forecast's saved response; Fixtures/SOURCES.md).
+    /// The real bytes of an `invalid_client` answer (weewx-forecast's saved response; Resources/SOURCES.md).
     @Test func theRealInvalidClientBodyIsACredentialsRejection() async throws {
         let body = try AerisFixture.data("invalid_client")
         let error = try await AerisHarness.failure("moon:now", body: body)

@@ -6,10 +6,10 @@ import Logging
 
 @testable import Aeris
 
-/// The real Aeris responses copied beside the tests, in Fixtures/ (provenance: Fixtures/SOURCES.md).
+/// The real Aeris responses copied beside the tests, in Resources/ (provenance: Resources/SOURCES.md).
 enum AerisFixture {
     static func data(_ name: String) throws -> Data {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources")
         return try Data(contentsOf: folder.appendingPathComponent("\(name).json"))
     }
 

@@ -6,7 +6,7 @@ import Testing
 
 /// Illumination, age, cycle and names.
 @Suite struct MoonStateTests {
-    /// The Aeris reference response (Plugins/Aeris/Tests/Fixtures/sunmoon.json) for Miami at
+    /// The Aeris reference response (Plugins/Aeris/Tests/Resources/sunmoon.json) for Miami at
     /// 2015-04-13T18:00:13-04:00: illum 31, "waning crescent", moonrise 03:00 and moonset
     /// 14:32 local (07:00Z and 18:32Z).
     @Test func aerisSunMoonReference() throws {

@@ -31,7 +31,7 @@ import Testing
         #expect(seconds(computed(phase, near: date), date) <= 60, "\(phase.name) \(published)")
     }
 
-    /// The Aeris reference response (Plugins/Aeris/Tests/Fixtures/moonphases.json: name and
+    /// The Aeris reference response (Plugins/Aeris/Tests/Resources/moonphases.json: name and
     /// Unix timestamp of each phase), given to the second. Aeris itself runs 1–2.5 minutes
     /// late against USNO (new moon 18:59:19 against 18:57), so the bound here is wider.
     static let aeris: [(String, Double)] = [

@@ -5,7 +5,7 @@ import ConditionsKit
 import Foundation
 import Testing
 
-/// Sun times against published figures (Fixtures/SOURCES.md says where each comes from): the
+/// Sun times against published figures (Resources/SOURCES.md says where each comes from): the
 /// US Naval Observatory's tables, which define the convention (the upper limb on the horizon
 /// with 34′ of refraction, twilights by the centre's depression), within a minute; services
 /// that print seconds, within what their own departures from that convention allow.

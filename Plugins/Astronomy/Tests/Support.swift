@@ -57,11 +57,11 @@ func conditionsError(_ body: () async throws -> Void) async -> ConditionsError? 
     }
 }
 
-/// Published figures copied beside the tests, in Fixtures/ (provenance: Fixtures/SOURCES.md),
+/// Published figures copied beside the tests, in Resources/ (provenance: Resources/SOURCES.md),
 /// read relative to this source file.
 enum Fixture {
     static func data(_ file: String) throws -> Data {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Resources")
         return try Data(contentsOf: folder.appendingPathComponent(file))
     }
 
