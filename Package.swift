@@ -275,6 +275,14 @@ let package = Package(
                                                          .product(name: "Logging", package: "swift-log")], path: "Tests/Support/HostTestSupport"),
         // Calls LazyLibcurl's functions from C, as FoundationNetworking does.
         .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
+        // The DocC catalog's code (Sources/ConditionsKit/ConditionsKit.docc), compiled and tested: each
+        // file is one of its articles' `swift` blocks, whose modules the articles call Tides and Outing
+        // (DocCCatalogTests checks that they are equal, and that the catalog builds with no warning).
+        .target(name: "DocCTides", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Tests/DocCSnippets/Tides",
+                resources: [.embedInCode("sample.json")]),
+        .target(name: "DocCOuting", dependencies: ["ConditionsKit", "ConditionsJSON"], path: "Tests/DocCSnippets/Outing"),
+        .testTarget(name: "DocCSnippetTests", dependencies: ["DocCTides", "DocCOuting", "ConditionsKit", "ConditionsJSON", "ConditionsText",
+                                                         "ConditionsKitTesting", "TestHarness"]),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl", "LazyLibcurl", "LazyLibcurlProbe"]),
         .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"]),
         .testTarget(name: "ConditionsJSONTests", dependencies: ["ConditionsJSON", "ConditionsText", "ConditionsKit"]),
