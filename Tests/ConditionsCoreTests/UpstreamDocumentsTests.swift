@@ -90,6 +90,19 @@ import Testing
         #expect(key.count == 64 && !key.contains("alice") && !key.contains("127.0.0.1"))
     }
 
+    /// One request identity for both sharing layers: header names in any case are the same
+    /// request (HTTP reads them so), values and retry policies are not.
+    @Test func bothSharingLayersKnowARequestByOneIdentity() {
+        let url = URL(string: "https://api.weather.gov/points/47.745,-121.0933")!
+        let request = HTTPRequest(url: url, headers: ["Accept": "application/geo+json", "User-Agent": "conditions"])
+        let shouted = HTTPRequest(url: url, headers: ["ACCEPT": "application/geo+json", "user-agent": "conditions"])
+        #expect(request.identity == shouted.identity)
+        #expect(UpstreamDocuments.key(for: request, limits: HTTPLimits()) == UpstreamDocuments.key(for: shouted, limits: HTTPLimits()))
+        #expect(request.identity != HTTPRequest(url: url, headers: ["Accept": "application/json", "User-Agent": "conditions"]).identity)
+        #expect(request.identity != HTTPRequest(url: url, headers: request.headers, retry: HTTPRetry(statuses: [500, 503], attempts: 2)).identity)
+        #expect(request.identity != HTTPRequest(method: "HEAD", url: url, headers: request.headers).identity)
+    }
+
     @Test func anErrorIsNeverKept() async throws {
         let upstream = try Self.upstream(.text("down for maintenance", status: 500))
         defer { upstream.stop() }

@@ -9,44 +9,8 @@ enum PacificStandardTime {
     /// Seconds east of UTC: −8 hours.
     static let offset = -8 * 3600
 
-    /// A civil date: the days since 1970-01-01 of a proleptic Gregorian calendar.
-    struct Day: Sendable, Hashable, Comparable {
-        let ordinal: Int
-
-        init(ordinal: Int) { self.ordinal = ordinal }
-
-        init?(year: Int, month: Int, day: Int) {
-            guard (1...9999).contains(year), (1...12).contains(month), (1...CivilCalendar.daysIn(month: month, year: year)).contains(day) else { return nil }
-            ordinal = CivilCalendar.days(year: year, month: month, day: day)
-        }
-
-        /// The day `instant` falls on in PST.
-        init(_ instant: Date) {
-            let seconds = Int((instant.timeIntervalSince1970 + Double(PacificStandardTime.offset)).rounded(.down))
-            ordinal = Int((Double(seconds) / 86_400).rounded(.down))
-        }
-
-        static func < (a: Day, b: Day) -> Bool { a.ordinal < b.ordinal }
-
-        func adding(days: Int) -> Day { Day(ordinal: ordinal + days) }
-
-        /// (year, month, day).
-        var civil: (year: Int, month: Int, day: Int) { CivilCalendar.date(days: ordinal) }
-
-        /// `2026-11-26`.
-        var iso: String {
-            let (y, m, d) = civil
-            return String(format: "%04d-%02d-%02d", y, m, d)
-        }
-
-        /// `Nov 26`.
-        var short: String {
-            let (_, m, d) = civil
-            return "\(Self.monthNames[m - 1]) \(d)"
-        }
-
-        static let monthNames = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
-    }
+    /// The day `instant` falls on in PST.
+    static func day(_ instant: Date) -> CivilDate { CivilDate(instant, offsetSeconds: offset) }
 
     /// `YYYY-MM-DD HH:mm` (AWDB's hourly `date`; `:ss` tolerated) as the instant it names in
     /// PST; nil for anything else or an impossible date.
@@ -66,7 +30,7 @@ enum PacificStandardTime {
               bytes[13] == UInt8(ascii: ":"),
               let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), hour < 24, minute < 60,
-              let date = Day(year: year, month: month, day: day)
+              let date = CivilDate(year: year, month: month, day: day)
         else { return nil }
         var second = 0
         if bytes.count == 19 {
@@ -80,7 +44,7 @@ enum PacificStandardTime {
     /// `2026-11-26T10:00:00-08:00`: the instant as PST wall time with its offset.
     static func isoString(_ instant: Date) -> String {
         let seconds = Int((instant.timeIntervalSince1970 + Double(offset)).rounded(.down))
-        let day = Day(ordinal: Int((Double(seconds) / 86_400).rounded(.down)))
+        let day = CivilDate(ordinal: Int((Double(seconds) / 86_400).rounded(.down)))
         let within = seconds - day.ordinal * 86_400
         return day.iso + String(format: "T%02d:%02d:%02d-08:00", within / 3600, within % 3600 / 60, within % 60)
     }

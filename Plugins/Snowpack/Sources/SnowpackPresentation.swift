@@ -56,7 +56,7 @@ struct SnowpackPresentation: ResultPresentation {
         let daily = Self.daily(data)
         if daily.contains(where: { $0.depth != nil }), let first = daily.first, let last = daily.last {
             let values = daily.compactMap(\.depth)
-            var spark = "\(Self.sparkline(daily.map(\.depth)))  \(first.day.short) – \(last.day.short)"
+            var spark = "\(Self.sparkline(daily.map(\.depth)))  \(first.day.shortText) – \(last.day.shortText)"
             if let low = values.min(), let high = values.max() {
                 spark += ", " + (low == high ? Self.inches(low) : "\(Self.inches(low).dropLast(3))–\(Self.inches(high))")
             }
@@ -167,7 +167,7 @@ struct SnowpackPresentation: ResultPresentation {
     }
 
     struct DailyDepth {
-        let day: PacificStandardTime.Day
+        let day: CivilDate
         let depth: Double?
     }
 
@@ -175,7 +175,7 @@ struct SnowpackPresentation: ResultPresentation {
     static func daily(_ data: JSONValue) -> [DailyDepth] {
         (data["daily"]?.arrayValue ?? []).prefix(366).compactMap { entry in
             guard let text = entry["date"]?.stringValue, let midnight = Timestamp.parse(text) else { return nil }
-            let day = PacificStandardTime.Day(ordinal: Int((midnight.timeIntervalSince1970 / 86_400).rounded(.down)))
+            let day = CivilDate(ordinal: Int((midnight.timeIntervalSince1970 / 86_400).rounded(.down)))
             return DailyDepth(day: day, depth: entry["depthIn"]?.doubleValue.flatMap { $0.isFinite ? $0 : nil })
         }
     }
@@ -234,10 +234,10 @@ struct SnowpackPresentation: ResultPresentation {
 
     /// The daily depths as bars, with the same facts in words.
     static func chart(_ daily: [DailyDepth], name: String) -> BarChart {
-        let bars = daily.map { BarChart.Bar($0.day.short, $0.depth) }
+        let bars = daily.map { BarChart.Bar($0.day.shortText, $0.depth) }
         let reported = daily.filter { $0.depth != nil }
         var words = "Snow depth at \(name)"
-        if let first = daily.first, let last = daily.last { words += " from \(first.day.short) to \(last.day.short) \(last.day.civil.year)" }
+        if let first = daily.first, let last = daily.last { words += " from \(first.day.shortText) to \(last.day.shortText) \(last.day.year)" }
         words += ": "
         if let firstReported = reported.first?.depth, let lastReported = reported.last?.depth {
             let depths = reported.compactMap(\.depth)

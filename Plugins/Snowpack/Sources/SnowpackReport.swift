@@ -109,9 +109,9 @@ struct SnowpackReport: Sendable {
         object["changes"] = .object(changes)
 
         // Each day's depth: the day's last valid SNWD value, for the 14 PST days ending on the reading's.
-        let lastDay = PacificStandardTime.Day(readingTime)
-        var byDay: [PacificStandardTime.Day: Double] = [:]
-        for reading in readings.readings[.depth] ?? [] { byDay[PacificStandardTime.Day(reading.time)] = reading.value }
+        let lastDay = PacificStandardTime.day(readingTime)
+        var byDay: [CivilDate: Double] = [:]
+        for reading in readings.readings[.depth] ?? [] { byDay[PacificStandardTime.day(reading.time)] = reading.value }
         object["daily"] = .array((0..<Self.days).map { offset in
             let day = lastDay.adding(days: offset - Self.days + 1)
             return ["date": .string(day.iso), "depthIn": JSONValue(byDay[day])]

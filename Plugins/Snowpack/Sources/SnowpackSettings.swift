@@ -1,3 +1,4 @@
+import ConditionsText
 import ConditionsKit
 import Foundation
 
@@ -43,7 +44,7 @@ struct SnowpackSettings: Sendable {
     /// the station's hourly depth, SWE and air temperature from midnight 14 days before
     /// `today` (a PST day) to the end of `today`. The URL depends only on the station and the
     /// day, so URNs resolved at once for one station ask the same URL.
-    func dataURL(triplet: StationTriplet, today: PacificStandardTime.Day) -> URL {
+    func dataURL(triplet: StationTriplet, today: CivilDate) -> URL {
         let begin = today.adding(days: -SnowpackReport.days).iso
         let end = today.iso
         return url("data", query: "stationTriplets=\(triplet.text)&elements=SNWD,WTEQ,TOBS&duration=HOURLY"

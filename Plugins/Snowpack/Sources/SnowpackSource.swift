@@ -51,7 +51,7 @@ public struct SnowpackSource: ConditionsSource {
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
         let api = JSONAPI(http: context.http, upstream: "NRCS AWDB")
-        let today = PacificStandardTime.Day(context.now)
+        let today = PacificStandardTime.day(context.now)
         let station: Station
         let place: JSONValue
         if location.pattern == Self.stationPattern {
@@ -84,7 +84,7 @@ public struct SnowpackSource: ConditionsSource {
     /// The active stations of `network` in `states`: from the memo while younger than a day,
     /// else one `/stations` request for them all.
     private func stations(states: [String], network: String, api: JSONAPI, context: SourceContext,
-                          today: PacificStandardTime.Day, maxAge: Double = Self.stationListLifetime) async throws -> StationList {
+                          today: CivilDate, maxAge: Double = Self.stationListLifetime) async throws -> StationList {
         let url = settings.stationsURL(states: states, network: network)
         let what = "the \(network) station list of \(states.joined(separator: ", "))"
         let kept = try await context.memo.value(for: "stations/\(network)/\(states.joined(separator: ","))", maxAge: maxAge, now: context.now) {
@@ -100,7 +100,7 @@ public struct SnowpackSource: ConditionsSource {
 
     /// The station's hourly values of the 14 days to `today`: one request per station, kept
     /// for as long as the host keeps a result (nothing when fresh data is asked for).
-    private func readings(of station: Station, today: PacificStandardTime.Day, api: JSONAPI, context: SourceContext) async throws -> StationSeries {
+    private func readings(of station: Station, today: CivilDate, api: JSONAPI, context: SourceContext) async throws -> StationSeries {
         let url = settings.dataURL(triplet: station.triplet, today: today)
         let fetch: @Sendable () async throws -> FreshValues<StationSeries>.Made = {
             context.logger.debug("fetching AWDB hourly data", metadata: ["url": "\(Redaction.redact(url))"])

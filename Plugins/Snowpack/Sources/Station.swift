@@ -1,3 +1,4 @@
+import ConditionsText
 import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
@@ -17,10 +18,10 @@ struct Station: Sendable, Equatable {
     var pageURL: URL? { URL(string: "https://wcc.sc.egov.usda.gov/nwcc/site?sitenum=\(triplet.id)") }
 
     /// Whether the station still reports on `today`: no end date, or one after it.
-    func isActive(on today: PacificStandardTime.Day) -> Bool {
+    func isActive(on today: CivilDate) -> Bool {
         guard let endDate, endDate.utf8.count >= 10 else { return true }
         let parts = endDate.prefix(10).split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3, let end = PacificStandardTime.Day(year: parts[0], month: parts[1], day: parts[2]) else { return true }
+        guard parts.count == 3, let end = CivilDate(year: parts[0], month: parts[1], day: parts[2]) else { return true }
         return end > today
     }
 
@@ -60,7 +61,7 @@ struct StationList: Sendable {
     /// `/stations`' body: an array of stations; entries without a triplet or coordinates are
     /// left out, and so is a station whose `endDate` has passed (AWDB leaves those out itself
     /// when asked `activeOnly=true`). Anything but an array is `badResponse` naming `source`.
-    init(document: JSONValue, source: String, today: PacificStandardTime.Day) throws(ConditionsError) {
+    init(document: JSONValue, source: String, today: CivilDate) throws(ConditionsError) {
         guard let entries = document.arrayValue else {
             throw ConditionsError.badResponse("\(source): the station list is \(document.typeName), not an array of stations")
         }

@@ -97,8 +97,8 @@ import Testing
         #expect(PacificStandardTime.instant("2026-07-01T12:00Z") == nil)
         #expect(PacificStandardTime.instant("2026-07-01 24:00") == nil)
         #expect(PacificStandardTime.isoString(Timestamp.parse("2026-07-02T03:00:00Z")!) == "2026-07-01T19:00:00-08:00")
-        #expect(PacificStandardTime.Day(Timestamp.parse("2026-07-02T07:59:00Z")!).iso == "2026-07-01")
-        #expect(PacificStandardTime.Day(Timestamp.parse("2026-07-02T08:00:00Z")!).iso == "2026-07-02")
+        #expect(PacificStandardTime.day(Timestamp.parse("2026-07-02T07:59:00Z")!).iso == "2026-07-01")
+        #expect(PacificStandardTime.day(Timestamp.parse("2026-07-02T08:00:00Z")!).iso == "2026-07-02")
     }
 
     @Test func staleStationIsMarked() async throws {

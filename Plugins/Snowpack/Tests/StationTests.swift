@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func nearestIsByGreatCircleAmongActiveStations() throws {
-        let list = try StationList(document: try JSONValue.parse(try fixture(Body.stationsWA)), source: "test", today: PacificStandardTime.Day(novemberMorning))
+        let list = try StationList(document: try JSONValue.parse(try fixture(Body.stationsWA)), source: "test", today: PacificStandardTime.day(novemberMorning))
         #expect(list.stations.count == 7)
         func nearest(_ latitude: Double, _ longitude: Double) -> String? {
             list.nearest(to: GeoPoint(latitude: latitude, longitude: longitude))?.station.triplet.text
@@ -113,9 +113,9 @@ import Testing
         let settings = try SnowpackSettings(options: &options)
         let triplet = try StationTriplet(id: "791", state: "wa", network: "sntl")
         // 00:30 PST and 23:30 PST on Nov 26 are one day; 08:30 Z on Nov 27 (00:30 PST) is the next.
-        let early = settings.dataURL(triplet: triplet, today: PacificStandardTime.Day(Timestamp.parse("2026-11-26T08:30:00Z")!))
-        let late = settings.dataURL(triplet: triplet, today: PacificStandardTime.Day(Timestamp.parse("2026-11-27T07:30:00Z")!))
-        let next = settings.dataURL(triplet: triplet, today: PacificStandardTime.Day(Timestamp.parse("2026-11-27T08:30:00Z")!))
+        let early = settings.dataURL(triplet: triplet, today: PacificStandardTime.day(Timestamp.parse("2026-11-26T08:30:00Z")!))
+        let late = settings.dataURL(triplet: triplet, today: PacificStandardTime.day(Timestamp.parse("2026-11-27T07:30:00Z")!))
+        let next = settings.dataURL(triplet: triplet, today: PacificStandardTime.day(Timestamp.parse("2026-11-27T08:30:00Z")!))
         #expect(early == late)
         #expect(early.absoluteString == Path.dataURL("791:WA:SNTL"))
         #expect(next != early)

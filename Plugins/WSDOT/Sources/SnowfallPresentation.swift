@@ -1,3 +1,4 @@
+import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation
@@ -87,28 +88,28 @@ struct SnowfallPresentation: ResultPresentation {
     }
 
     /// The summary's latest day, else the last readable day.
-    static func latestDay(_ data: JSONValue) -> SnowfallDate? {
-        if let day = data["summary"]?["latestDay"]?.stringValue.flatMap(SnowfallDate.init(iso:)) { return day }
-        return data["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue.flatMap(SnowfallDate.init(iso:)) }.max()
+    static func latestDay(_ data: JSONValue) -> CivilDate? {
+        if let day = data["summary"]?["latestDay"]?.stringValue.flatMap(CivilDate.init(iso:)) { return day }
+        return data["days"]?.arrayValue?.compactMap { $0["date"]?.stringValue.flatMap(CivilDate.init(iso:)) }.max()
     }
 
     /// One slot of a window: a day and its new snow, nil when the day reports none.
     struct Slot {
-        let date: SnowfallDate
+        let date: CivilDate
         let newSnowIn: Double?
     }
 
     /// The `days` calendar days ending on `last`, each with the new snow reported for it.
-    static func window(_ data: JSONValue, days count: Int, endingOn last: SnowfallDate) -> [Slot] {
+    static func window(_ data: JSONValue, days count: Int, endingOn last: CivilDate) -> [Slot] {
         let first = last.ordinal - count + 1
         var reported: [Int: Double] = [:]
         for day in data["days"]?.arrayValue ?? [] {
-            guard let date = day["date"]?.stringValue.flatMap(SnowfallDate.init(iso:)), (first...last.ordinal).contains(date.ordinal),
+            guard let date = day["date"]?.stringValue.flatMap(CivilDate.init(iso:)), (first...last.ordinal).contains(date.ordinal),
                   let value = day["newSnowIn"]?.doubleValue, value.isFinite, reported[date.ordinal] == nil
             else { continue }
             reported[date.ordinal] = value
         }
-        return (first...last.ordinal).map { Slot(date: SnowfallDate(ordinal: $0), newSnowIn: reported[$0]) }
+        return (first...last.ordinal).map { Slot(date: CivilDate(ordinal: $0), newSnowIn: reported[$0]) }
     }
 
     /// The summary's figures as labelled texts, `—` where one is not reported.
@@ -137,7 +138,7 @@ struct SnowfallPresentation: ResultPresentation {
     }
 
     /// The last `chartDays` days of new snow as bars, with the same facts in words.
-    static func chart(_ data: JSONValue, name: String, endingOn last: SnowfallDate) -> BarChart {
+    static func chart(_ data: JSONValue, name: String, endingOn last: CivilDate) -> BarChart {
         let window = window(data, days: chartDays, endingOn: last)
         let bars = window.map { BarChart.Bar($0.date.shortText, $0.newSnowIn) }
         let first = window.first?.date ?? last

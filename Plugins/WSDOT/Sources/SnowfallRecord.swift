@@ -1,3 +1,4 @@
+import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import Foundation
@@ -20,7 +21,7 @@ import Foundation
 struct SnowfallRecord: Sendable, Equatable {
     /// One reported day. Figures are inches; nil when the day does not report one.
     struct Day: Sendable, Equatable {
-        let date: SnowfallDate
+        let date: CivilDate
         /// `newDailySnowFall`: snow that fell that day.
         var newSnowIn: Double?
         /// `totalSnowFall`: the depth on the ground.
@@ -67,7 +68,7 @@ struct SnowfallRecord: Sendable, Equatable {
         }
         var months: [Month] = []
         var days: [Day] = []
-        var seen = Set<SnowfallDate>()
+        var seen = Set<CivilDate>()
         for (index, element) in array.enumerated() {
             let reader = MemberReader(url: url, path: "[\(index)]")
             guard let object = element.objectValue else { throw reader.error("expected an object (a month), found \(element.typeName)") }
@@ -82,8 +83,8 @@ struct SnowfallRecord: Sendable, Equatable {
                 let dayReader = MemberReader(url: url, path: "[\(index)].dailySnowFall[\(dayIndex)]")
                 guard let fields = entry.objectValue else { throw dayReader.error("expected an object (a day), found \(entry.typeName)") }
                 guard let number = try dayReader.whole(fields["day"], "day", in: 1...31) else { throw dayReader.error("day", "missing") }
-                guard let date = SnowfallDate(year: year, month: month, day: number) else {
-                    throw dayReader.error("day", "\(number) is not a day of \(SnowfallDate.monthNames[month - 1]) \(year)")
+                guard let date = CivilDate(year: year, month: month, day: number) else {
+                    throw dayReader.error("day", "\(number) is not a day of \(CivilDate.monthNames[month - 1]) \(year)")
                 }
                 let day = Day(date: date,
                               newSnowIn: try dayReader.number(fields["newDailySnowFall"], "newDailySnowFall"),
@@ -102,7 +103,7 @@ struct SnowfallRecord: Sendable, Equatable {
         guard let name = object["month"], !name.isNull else { throw reader.error("monthNum", "missing, and no month name either") }
         guard let text = name.stringValue else { throw reader.error("month", "expected a month name, found \(name.typeName)") }
         let prefix = text.trimmingCharacters(in: .whitespaces).prefix(3).lowercased()
-        guard prefix.count == 3, let index = SnowfallDate.monthNames.firstIndex(where: { $0.lowercased() == prefix }) else {
+        guard prefix.count == 3, let index = CivilDate.monthNames.firstIndex(where: { $0.lowercased() == prefix }) else {
             throw reader.error("month", "\"\(text.prefix(40))\" is not a month name")
         }
         return index + 1

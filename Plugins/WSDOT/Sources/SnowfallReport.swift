@@ -21,7 +21,7 @@ struct SnowfallReport: Sendable, Equatable {
     /// The figures a person looks for first.
     struct Summary: Sendable, Equatable {
         /// The latest day the service reports.
-        var latestDay: SnowfallDate?
+        var latestDay: CivilDate?
         /// The most recent depth reported, on the latest day or before.
         var depthIn: Double?
         /// The season's snowfall to the latest day: the latest `accumulatedSnowFall`, plus new

@@ -1,3 +1,4 @@
+import ConditionsText
 import ConditionsJSON
 import ConditionsKit
 import ConditionsKitTesting
@@ -128,8 +129,8 @@ struct SnowfallTests {
         """#
         let record = try SnowfallRecord(data: Data(body.utf8), season: SnowfallSeason(startYear: 2025), url: "test")
         #expect(record.days == [
-            .init(date: try #require(SnowfallDate(year: 2025, month: 12, day: 31)), newSnowIn: 1.5, depthIn: nil, seasonTotalIn: 98),
-            .init(date: try #require(SnowfallDate(year: 2026, month: 1, day: 2)), newSnowIn: 2.5, depthIn: 40, seasonTotalIn: 100.5),
+            .init(date: try #require(CivilDate(year: 2025, month: 12, day: 31)), newSnowIn: 1.5, depthIn: nil, seasonTotalIn: 98),
+            .init(date: try #require(CivilDate(year: 2026, month: 1, day: 2)), newSnowIn: 2.5, depthIn: 40, seasonTotalIn: 100.5),
         ])
         #expect(record.months.map { "\($0.year)-\($0.month)" } == ["2025-10", "2025-11", "2025-12", "2026-1"])
         #expect(record.months.last?.avgNewSnowIn == 2)
@@ -145,7 +146,7 @@ struct SnowfallTests {
         """#
         let record = try SnowfallRecord(data: Data(body.utf8), season: SnowfallSeason(startYear: 2023), url: "test")
         #expect(record.days.map(\.date.iso) == ["2024-01-04", "2024-01-05"])
-        #expect(record.days[1] == .init(date: try #require(SnowfallDate(year: 2024, month: 1, day: 5))))
+        #expect(record.days[1] == .init(date: try #require(CivilDate(year: 2024, month: 1, day: 5))))
     }
 
     @Test("bodies that are not SnowFallData's shape are badResponse naming the URL and the member", arguments: [
@@ -321,7 +322,7 @@ struct SnowfallTests {
     // MARK: Summary
 
     static func day(_ iso: String, new: Double? = nil, depth: Double? = nil, total: Double? = nil) throws -> SnowfallRecord.Day {
-        SnowfallRecord.Day(date: try #require(SnowfallDate(iso: iso)), newSnowIn: new, depthIn: depth, seasonTotalIn: total)
+        SnowfallRecord.Day(date: try #require(CivilDate(iso: iso)), newSnowIn: new, depthIn: depth, seasonTotalIn: total)
     }
 
     static func summary(_ days: [SnowfallRecord.Day]) throws -> SnowfallReport.Summary {

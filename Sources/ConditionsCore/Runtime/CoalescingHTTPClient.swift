@@ -18,9 +18,7 @@ final class CoalescingHTTPClient: HTTPClient {
 
     func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         guard request.method == "GET" else { return try await base.send(request) }
-        // The retry policy too: a request that may be repeated more must not share a fetch that gives up sooner.
-        let key = request.url.absoluteString + "\n" + request.headers.sorted { $0.key < $1.key }.map { "\($0.key):\($0.value)" }.joined(separator: "\n")
-            + "\n\(request.retry.attempts) \(request.retry.statuses.sorted())"
+        let key = request.identity
         let task = inFlight.withLock { tasks in
             if let existing = tasks[key] { return existing }
             let base = self.base

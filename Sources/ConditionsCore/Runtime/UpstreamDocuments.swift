@@ -116,9 +116,7 @@ package final class UpstreamDocuments: Sendable {
     /// The key of `request` made under `limits`: a digest of everything that can change the
     /// answer (method, URL, header fields, retry policy, limits), never any of it in clear.
     package static func key(for request: HTTPRequest, limits: HTTPLimits) -> String {
-        let headers = request.headers.sorted { $0.key < $1.key }.map { "\($0.key.lowercased()):\($0.value)" }.joined(separator: "\n")
-        return CacheKey.digest("document|\(request.method.uppercased())|\(request.url.absoluteString)|\(headers)"
-            + "|\(request.retry.attempts) \(request.retry.statuses.sorted())"
+        CacheKey.digest("document|\(request.identity)"
             + "|\(limits.connectTimeout) \(limits.timeout) \(limits.maxBodyBytes) \(limits.maxRedirects)")
     }
 
