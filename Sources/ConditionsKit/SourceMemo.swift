@@ -37,6 +37,13 @@ public struct SourceMemo: Sendable {
         try await keep(key, maxAge, now, make)
     }
 
+    /// As `value(for:maxAge:now:make:)` within what `context` allows: when fresh data is
+    /// asked for (`context.maxAge` 0: `--refresh`), nothing kept is used, and the value made
+    /// is kept for the calls after.
+    public func value(for key: String, maxAge: Double, in context: SourceContext, make: @escaping @Sendable () async throws -> JSONValue) async throws -> JSONValue {
+        try await keep(key, context.maxAge > 0 ? maxAge : 0, context.now, make)
+    }
+
     /// The memo of a context made without one: it keeps nothing, so every call makes its value.
     public static let unkept = SourceMemo { _, _, _, make in try await make() }
 }

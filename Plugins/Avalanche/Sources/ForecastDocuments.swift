@@ -30,11 +30,10 @@ struct ForecastDocuments: Sendable {
     /// The center's zones.
     func zoneMap(api: JSONAPI, context: SourceContext) async throws -> ZoneMap {
         let settings = self.settings
-        let maxAge = context.maxAge > 0 ? Self.mapLayerLifetime : 0
         let make: @Sendable () async throws -> FreshValues<ZoneMap>.Made = {
             let url = settings.mapLayerURL
             let source = Redaction.redact(url)
-            let kept = try await context.memo.value(for: "map-layer/\(settings.center)", maxAge: maxAge, now: context.now) {
+            let kept = try await context.memo.value(for: "map-layer/\(settings.center)", maxAge: Self.mapLayerLifetime, in: context) {
                 context.logger.debug("fetching the avalanche.org map layer", metadata: ["url": "\(source)"])
                 let (document, _) = try await api.json(url, what: "the map layer of \(settings.center)")
                 let map = try ZoneMap(layer: document, source: source)
@@ -62,10 +61,10 @@ struct ForecastDocuments: Sendable {
                 let until = Self.keptUntil(expires: product.expires, now: context.now)
                 return ["keptUntil": .string(Timestamp.string(from: until)), "product": document]
             }
-            let canKeep = context.maxAge > 0
-            var kept = try await context.memo.value(for: key, maxAge: canKeep ? Self.forecastLifetime.upperBound : 0, now: context.now, make: fetch)
+            var kept = try await context.memo.value(for: key, maxAge: Self.forecastLifetime.upperBound, in: context, make: fetch)
             var until = kept["keptUntil"]?.dateValue ?? context.now
-            if canKeep, until <= context.now {
+            // Kept past its own end (the product's expiry): made afresh, once.
+            if context.maxAge > 0, until <= context.now {
                 kept = try await context.memo.value(for: key, maxAge: 0, now: context.now, make: fetch)
                 until = kept["keptUntil"]?.dateValue ?? context.now
             }

@@ -66,8 +66,7 @@ public struct SpaceWeatherSource: ConditionsSource {
             let (document, _) = try await api.json(url, what: what)
             return .init(value: try KpSeries(document: document, what: what, source: Redaction.redact(url)), madeAt: context.now)
         }
-        guard context.maxAge > 0 else { return try await make().value }
-        return try await series.made(for: url.absoluteString, maxAge: context.maxAge, now: context.now, make: make).value
+        return try await series.made(for: url.absoluteString, in: context, make: make).value
     }
 
     /// The OVATION grid, parsed once per document and kept for at most `gridLifetime`.
@@ -78,9 +77,7 @@ public struct SpaceWeatherSource: ConditionsSource {
             let (document, _) = try await api.json(url, what: "the OVATION aurora forecast")
             return .init(value: try OvationGrid(document: document, source: Redaction.redact(url)), madeAt: context.now)
         }
-        let maxAge = min(context.maxAge, Self.gridLifetime)
-        guard maxAge > 0 else { return try await make().value }
-        return try await grids.made(for: url.absoluteString, maxAge: maxAge, now: context.now, make: make).value
+        return try await grids.made(for: url.absoluteString, in: context, maxAge: min(context.maxAge, Self.gridLifetime), make: make).value
     }
 }
 
