@@ -3,19 +3,21 @@ import ConditionsKit
 import Foundation
 import Synchronization
 
-/// The in-process memo: values by key, made once and handed out again while fresh.
+/// Values by key, made once and handed out again while fresh: the memory behind most layers of
+/// docs/caching.md.
 ///
 /// - Callers asking for a key at the same time share one `make()`; a `make()` that throws keeps
 ///   nothing.
-/// - A value is fresh while it is younger than the caller's `maxAge` (measured on the caller's
-///   clock, the report clock: tests pin it) and before its own `keptUntil`, if it has one.
+/// - A value is handed out while it is younger than the caller's `maxAge` (measured on the
+///   caller's clock, the report clock: tests pin it) and before its own `keptUntil`, if it has one.
 /// - At most `Limits.entries` keys and about `Limits.bytes` bytes: values no longer fresh go
 ///   first, then the least recently used. A value larger than the whole budget is handed out
 ///   but not kept.
 ///
-/// One type for every in-memory keeping: each source instance's `memo` (its `SourceMemo`, with
-/// the host's disk cache read through), WSDOT's parsed feed, and `conditions serve`'s fresh
-/// answers, which its event loops read with `kept(for:now:)`.
+/// One type for every in-memory layer: the source memo (each instance's `SourceMemo`, with the
+/// result cache's folder read through), a module's memory (WSDOT's parsed feed), the upstream
+/// documents, and `conditions serve`'s answer memory, which its event loops read with
+/// `kept(for:now:)`.
 public final class FreshValues<Value: Sendable>: Sendable {
     /// A value, the instant it was made at (the caller's clock), and how long it may be kept.
     public struct Made: Sendable {

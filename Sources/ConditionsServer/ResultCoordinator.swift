@@ -7,9 +7,9 @@ import Logging
 import NIOCore
 import Synchronization
 
-/// The one resolver every client shares: a URN being resolved is resolved once however many
-/// clients ask meanwhile, and a fresh result is answered from memory (`FreshValues`) until its
-/// TTL runs out. Memory holds fresh results only (errors and stale answers are answered and
+/// The one resolver every client shares, with the answer memory (docs/caching.md): a URN being
+/// resolved is resolved once however many clients ask meanwhile, and a fresh result is
+/// answered from memory (`FreshValues`) until its TTL runs out. Memory holds fresh results only (errors and stale answers are answered and
 /// forgotten), within `ServerSettings.memoryCache`. A local source's result (TTL 0) is reused
 /// only until the wall clock's second changes: its `fetchedAt` has one-second resolution, so a
 /// result computed again within the same second would say the same (docs/server.md).

@@ -11,9 +11,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Results on disk, one small JSON file per (source instance, URN), so repeated reports from
-/// cron or a status bar cost no upstream requests within a source's time-to-live, and an
-/// upstream outage can fall back to the last good answer.
+/// The result cache (docs/caching.md): results on disk, one small JSON file per (source
+/// instance, URN), so repeated reports from cron or a status bar cost no upstream requests
+/// within a source's TTL, and an upstream outage can fall back to the last good answer.
 ///
 /// Safe with many processes at once: entries are written to a temporary file and renamed
 /// into place, so a reader sees a whole old entry or a whole new one; an unreadable entry is

@@ -4,8 +4,9 @@ import Foundation
 import Logging
 import Synchronization
 
-/// Shares one fetch among identical GET requests made during one run, so two URNs that need
-/// the same upstream document (one feed answering many URNs, say) cost one request.
+/// Request sharing (docs/caching.md): one fetch for identical GET requests made during one
+/// run, in flight or done, so two URNs that need the same upstream document (one feed
+/// answering many URNs, say) cost one request.
 final class CoalescingHTTPClient: HTTPClient {
     private let base: any HTTPClient
     private let logger: Logger

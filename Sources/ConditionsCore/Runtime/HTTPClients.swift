@@ -5,7 +5,7 @@ import Synchronization
 
 /// Makes the HTTP client each source receives: one libcurl client per process (one
 /// connection pool, keep-alive across a report and across `watch` polls), viewed through each
-/// source's limits, with identical requests of one run coalesced and a GET the upstream
+/// source's limits, with identical requests of one run shared and a GET the upstream
 /// briefly cannot answer retried once (`RetryingHTTPClient`).
 package enum HTTPClients {
     /// Created on the first request, so a report that touches no network source never starts
@@ -27,7 +27,7 @@ package enum HTTPClients {
 
     /// Each source's limits over the process's libcurl client, retried, nothing shared: what
     /// a long-lived process's `UpstreamDocuments` fetches through (it shares for itself, and a
-    /// run's coalescing client would keep every answer for as long as it lives).
+    /// run's request sharing would keep every answer for as long as it lives).
     package static func direct(version: String, logger: Logger) -> @Sendable (HTTPLimits) -> any HTTPClient {
         let views = Mutex<[(HTTPLimits, DeferredHTTPClient)]>([])
         return { limits in

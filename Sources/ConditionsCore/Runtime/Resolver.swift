@@ -36,7 +36,7 @@ package struct Resolver: Sendable {
     package var cache = CachePolicy()
     /// A long-lived process's upstream documents (`conditions serve`): when set, sources'
     /// requests go through them instead of `http`, so one document answers every URN that
-    /// reads it while fresh. nil: `http` alone (a run's in-flight coalescing).
+    /// reads it while fresh. nil: `http` alone (a run's request sharing).
     package var documents: UpstreamDocuments?
     /// At most this many URNs are in flight at once, so a 1,000-URN report does not open
     /// a thousand files or requests together (HTTP adds its own per-host limit).
@@ -253,7 +253,7 @@ package struct Resolver: Sendable {
         let entry = store?.load(key: key, logger: instance.logger)
         if let entry {
             let age = now.timeIntervalSince(entry.fetchedAt)
-            // The result's own lifetime (an upstream's Cache-Control), unless sources.json set one.
+            // The result's own TTL (an upstream's Cache-Control), unless sources.json set one.
             let freshness = instance.freshness(of: entry.ttl)
             // A pinned clock may lie before the entry; such an entry is still the answer for that instant.
             if !cache.refresh, age < freshness || (pinned && age < 0) {

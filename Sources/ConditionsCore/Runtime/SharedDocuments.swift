@@ -1,6 +1,7 @@
 import Foundation
 
-/// A store several replicas of `conditions serve` share, so that an upstream document one of
+/// The fleet documents (docs/caching.md): a store several replicas of `conditions serve`
+/// share, so that an upstream document one of
 /// them fetched answers the others while it is fresh, and only one of them fetches it: asked
 /// first, filled after a fetch, with a lease per document (`UpstreamDocuments` holds the flow).
 ///

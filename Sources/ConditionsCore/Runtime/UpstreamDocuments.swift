@@ -5,7 +5,8 @@ import Foundation
 import Logging
 import Synchronization
 
-/// The upstream documents a long-lived process (`conditions serve`) has read, shared by every
+/// The upstream documents layer (docs/caching.md): the documents a long-lived process
+/// (`conditions serve`) has read, shared by every
 /// resolution in it: identical GET requests in flight share one fetch, and a successful (2xx)
 /// answer answers the same request again while it is fresh for the instance asking, so one
 /// feed that answers sixteen URNs is fetched once per TTL, not once per URN.
@@ -15,10 +16,10 @@ import Synchronization
 ///   shared store in clear.
 /// - Fresh means younger than the asking instance's TTL (`Lifetime`) and, unless `"ttl"` in
 ///   `sources.json` says otherwise, within the upstream's `Cache-Control`. The resolver asks
-///   for a lifetime of 0 when the user asked for nothing kept (the cache off, `--refresh`):
+///   for a TTL of 0 when the user asked for nothing kept (the cache off, `--refresh`):
 ///   then only requests in flight are shared. Errors, failed transfers and other statuses are
 ///   handed to the requests sharing them and never kept.
-/// - At most `Limits.entries` documents and about `Limits.bytes` bytes: past their lifetime
+/// - At most `Limits.entries` documents and about `Limits.bytes` bytes: those past their TTL
 ///   first, then the least recently used (`FreshValues`).
 /// - With a `SharedDocuments` store (a fleet of replicas), a document missing from memory is
 ///   asked of the store, and only the replica holding its lease fetches it, renewing the
@@ -26,13 +27,13 @@ import Synchronization
 ///   its limits (plus `shareWait`), and take the lease over once its holder stops renewing it
 ///   (it died). A store that fails or is slow only costs requests, never an answer.
 ///
-/// A one-shot run (a report, an MCP call) uses `HTTPClients.make` instead: in-flight sharing
+/// A one-shot run (a report, an MCP call) uses `HTTPClients.make` instead: request sharing
 /// for the length of the run, nothing kept beyond it.
 package final class UpstreamDocuments: Sendable {
     /// How much is kept.
     package typealias Limits = FreshValues<HTTPResponse>.Limits
 
-    /// How long one source instance takes a document to be fresh.
+    /// One source instance's TTL as this layer applies it to a document.
     package struct Lifetime: Sendable, Equatable {
         /// `"ttl"` in `sources.json`, which wins over the upstream's `Cache-Control`.
         package var configured: Double?

@@ -21,10 +21,10 @@ final class Dashboard: Sendable {
     private let renderer: Mutex<TextRenderer>
     private let title: String
     private let defaultURNs: [String]
-    /// Pages made in the last few seconds, by URN list (see `pageLifetime`).
+    /// The page memory (docs/caching.md): pages made in the last few seconds, by URN list (see `pageLifetime`).
     private let pages = Mutex<[String: RenderedPage]>([:])
 
-    /// A rendered page and until when it may be answered again.
+    /// A rendered page and until when it may be answered again (its keptUntil).
     private struct RenderedPage: Sendable {
         /// Shared, not copied, by every answer (copy-on-write).
         let body: ByteBuffer
@@ -32,8 +32,8 @@ final class Dashboard: Sendable {
         let expires: ContinuousClock.Instant
     }
 
-    /// How long a rendered page is answered again: never past the first of its answers to go
-    /// stale, and at most this long, so local results (the moon, computed on each resolution)
+    /// How long a rendered page is answered again, in seconds: never past the first of its
+    /// answers' TTL, and at most this long, so local results (the moon, computed on each resolution)
     /// are at most this old and a failing upstream is asked at most this often by the page.
     /// Rendering the shipped report costs ~2 ms; a page served again costs a dictionary lookup
     /// (docs/performance.md, scenario 11).
@@ -124,7 +124,7 @@ final class Dashboard: Sendable {
         let etag = HTTPCaching.etag(bytes)
         let body = ByteBuffer(bytes: bytes)
         let lifetimes = answers.map { answer -> Int in
-            // A local result is made anew on each resolution: reuse it for the page's lifetime.
+            // A local result is made anew on each resolution: reuse it as long as a page is kept.
             if server.coordinator.ttl(of: answer.record.urn) <= 0 { return Self.pageLifetime }
             // A fresh result: until its TTL runs out, when the next resolution may change it.
             if case .success(_, _, _, _, nil) = answer.record.outcome { return answer.maxAge }
