@@ -63,10 +63,21 @@ package final class HistoryStore: HistoryStoring {
             throw HistoryError(error, file: file)
         }
         let store = HistoryStore(file: file, retain: retain, connection: connection, thread: thread)
+        let lock: StoreOpeningLock?
+        do {
+            lock = try await thread.runIfActive {
+                try StoreOpeningLock.acquire(file.deletingLastPathComponent(), file: file, timeout: Double(Self.busyTimeoutMilliseconds) / 1000)
+            }
+        } catch {
+            await store.close()
+            throw HistoryError(error, file: file)
+        }
         do {
             try await store.configure()
             try await store.migrate()
+            lock?.release()
         } catch {
+            lock?.release()
             await store.close()
             throw HistoryError(error, file: file)
         }
@@ -255,25 +266,12 @@ package final class HistoryStore: HistoryStoring {
         try await run("PRAGMA journal_size_limit = \(8 << 20)", [])
     }
 
-    /// Puts a new store in WAL mode; an existing one already is (the mode is kept in the file).
-    /// Two processes creating the store at once both convert it, and SQLite answers the one
-    /// that would wait for the other SQLITE_BUSY at once, without its busy handler (waiting
-    /// could deadlock): so a busy answer is tried again, until the busy timeout, as the
-    /// handler would have. Returns the journal mode SQLite reports.
+    /// Puts a new store in WAL mode; an existing one already is (the mode is kept in the
+    /// file), and is only read. Returns the journal mode SQLite reports.
     private func enterWriteAheadLog() async throws -> String? {
         let current = try await rows("PRAGMA journal_mode", []).first?.column("journal_mode")?.string
         if current == "wal" { return current }
-        let deadline = ContinuousClock.now + .milliseconds(Self.busyTimeoutMilliseconds)
-        var pause = Duration.milliseconds(2)
-        while true {
-            do {
-                return try await rows("PRAGMA journal_mode = WAL", []).first?.column("journal_mode")?.string
-            } catch {
-                guard error.kind == .busy, ContinuousClock.now < deadline else { throw error }
-                try await Task.sleep(for: pause)
-                pause = min(pause * 2, .milliseconds(100))
-            }
-        }
+        return try await rows("PRAGMA journal_mode = WAL", []).first?.column("journal_mode")?.string
     }
 
     private func migrate() async throws {
