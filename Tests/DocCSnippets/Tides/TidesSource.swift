@@ -40,12 +40,9 @@ public struct TidesSource: ConditionsSource {
             + "&interval=hilo&datum=MLLW&time_zone=gmt&format=json&range=48&units=\(units)&station=\(station)&begin_date=\(day)")
         else { throw ConditionsError(.internal, "no URL for station \(station)") }
 
-        let response = try await context.http.get(url, headers: ["Accept": "application/json"])
-        try response.requireSuccess()   // 4xx and 5xx become HTTPError
-        let root: JSONValue
-        do { root = try JSONValue.parse(response.body) } catch {
-            throw ConditionsError.badResponse("station \(station): the predictions are not JSON (\(error))")
-        }
+        // JSON asked for; 4xx and 5xx thrown as HTTPError, an HTML page or broken JSON as badResponse.
+        let api = JSONAPI(http: context.http, upstream: "NOAA CO-OPS")
+        let (root, freshness) = try await api.json(url, what: "the predictions of station \(station)")
         if let message = root["error"]?["message"]?.stringValue {
             throw ConditionsError.notFound("no tide predictions for station \(station): \(message)")
         }
@@ -66,6 +63,6 @@ public struct TidesSource: ConditionsSource {
             "at": JSONValue(next.at),
             "height": .double(next.height),
             "unit": .string(metric ? "m" : "ft"),
-        ], kind: Self.kind, ttl: response.freshness)
+        ], kind: Self.kind, ttl: freshness)
     }
 }
