@@ -13,10 +13,11 @@ import Testing
     static let needles = ["/" + "work/", ".." + "/shared", "shared" + "/reference"]
     static let work = "/" + "work", shared = ".." + "/shared", reference = "shared" + "/reference"
 
-    /// Folders (under the package root) whose code runs in tests, fuzzing or benchmarks.
+    /// Folders (under the package root) whose code runs in tests, fuzzing or benchmarks: each
+    /// plugin whole (its tests, stand-in, end-to-end suites and fuzz targets).
     static let scannedFolders = ["Tests", "Fuzz", "scripts", "Sources/conditions-bench"]
         + ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Plugins").path)) ?? [])
-            .map { "Plugins/\($0)/Tests" }
+            .map { "Plugins/\($0)" }
 
     /// Code, not data or prose: a SOURCES.md may name where a copy came from.
     static func isCode(_ file: URL) -> Bool {
@@ -55,5 +56,14 @@ import Testing
         // The scan saw the suite (hundreds of files), not an empty or misplaced folder.
         #expect(scanned > 100, "scanned only \(scanned) files under \(packageRoot.path)")
         #expect(offences.isEmpty, "test code reaching outside the repository (copy the data in, with provenance): \(offences)")
+    }
+
+    /// One name for a plugin's test data: `Plugins/<Module>/Tests/Resources` (with its
+    /// `SOURCES.md`), never `Tests/Fixtures`, which reads as the Fixtures module's recordings.
+    @Test func noPluginKeepsItsTestDataInTestsFixtures() throws {
+        let plugins = try FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Plugins").path)
+        #expect(!plugins.isEmpty, "no plugins under \(packageRoot.path)")
+        let misnamed = plugins.filter { FileManager.default.fileExists(atPath: packageRoot.appendingPathComponent("Plugins/\($0)/Tests/Fixtures").path) }
+        #expect(misnamed.isEmpty, "move Plugins/<Module>/Tests/Fixtures to Tests/Resources: \(misnamed)")
     }
 }

@@ -4,7 +4,7 @@ import LoopbackServer
 import Synchronization
 
 /// A loopback stand-in for api.weather.gov, serving the real and derived bodies in
-/// `Plugins/NWS/Tests/Fixtures` (their `SOURCES.md` files say which is which) with their
+/// `Plugins/NWS/Tests/Resources` (their `SOURCES.md` files say which is which) with their
 /// `https://api.weather.gov` URLs pointing at itself, and reproducing the service's traps:
 ///
 /// - a request without a User-Agent gets 403 and an HTML "Access Denied" page;
@@ -40,9 +40,9 @@ package final class NWSStandIn: Sendable {
     private let bodies: [String: String]
 
     /// The fixtures folder, from this file's place in the package.
-    package static let fixtures = CLI.packageRoot.appendingPathComponent("Plugins/NWS/Tests/Fixtures")
+    package static let fixtures = CLI.packageRoot.appendingPathComponent("Plugins/NWS/Tests/Resources")
 
-    /// A file under `Plugins/NWS/Tests/Fixtures` (`real/…` or `derived/…`), as text.
+    /// A file under `Plugins/NWS/Tests/Resources` (`real/…` or `derived/…`), as text.
     package static func fixture(_ path: String) throws -> String {
         try String(contentsOf: fixtures.appendingPathComponent(path), encoding: .utf8)
     }
