@@ -250,7 +250,7 @@ let package = Package(
         // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
         .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
         .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
-        // ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
+        // SpaceWeather: ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
         .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
 
         // MARK: Tests
@@ -325,6 +325,10 @@ let package = Package(
             .product(name: "Hummingbird", package: "hummingbird"),
             .product(name: "Logging", package: "swift-log"),
         ]),
+        // Each plugin's stand-in for its upstream (Plugins/<Module>/StandIn: a loopback server over the
+        // plugin's Tests/Resources, target <Module>StandIn) and its suites through the built binary
+        // (Plugins/<Module>/EndToEndTests, <Module>EndToEndTests) follow its tests: every line of a
+        // plugin names it, so removing one is its folder and those lines (NewSourceTests removes one).
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Resources"]),
@@ -336,6 +340,8 @@ let package = Package(
         .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
         .testTarget(name: "SnowpackTests", dependencies: ["Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
         .testTarget(name: "SpaceWeatherTests", dependencies: ["SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),
+        .target(name: "SpaceWeatherStandIn", dependencies: ["LoopbackServer"], path: "Plugins/SpaceWeather/StandIn"),
+        .testTarget(name: "SpaceWeatherEndToEndTests", dependencies: ["SpaceWeatherStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/SpaceWeather/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

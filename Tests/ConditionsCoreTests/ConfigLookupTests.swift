@@ -52,4 +52,21 @@ import Testing
         let broken = #expect(throws: ConfigurationError.self) { try ConfigFile.builtIn(Data("{".utf8), directory: URL(fileURLWithPath: "/x")) }
         #expect(broken?.description.hasPrefix("built-in config:1:2: invalid JSON") == true)
     }
+
+    /// A program built without a plugin runs its built-in default as the rest: the sources of
+    /// modules it does not link are left out, with their routes (a chain keeps the others).
+    @Test func theBuiltInDefaultKeepsOnlyTheLinkedModules() throws {
+        let text = #"{"sources": {"a": {"module": "A"}, "b": {"module": "B"}, "c": {"module": "C"}}, "#
+            + #""routes": {"x": "a", "y": ["b", "a"], "z": "b", "w": ["b"]}, "#
+            + #""profiles": {"p": {"routes": {"x": "b", "z": "c"}}, "q": {"location": {"name": "Q"}}}, "report": ["x:1", "z:1"]}"#
+        let file = try ConfigFile.builtIn(Data(text.utf8), directory: URL(fileURLWithPath: "/x")).keepingOnly(modules: ["A", "C"])
+        #expect(file.root["sources"]?.objectValue?.keys == ["a", "c"])
+        #expect(file.root["routes"] == .object(JSONObject([("x", .string("a")), ("y", .array([.string("a")]))])))
+        #expect(file.root["profiles"]?["p"]?["routes"] == .object(JSONObject([("z", .string("c"))])))
+        #expect(file.root["profiles"]?["q"]?["location"]?["name"] == .string("Q"))
+        #expect(file.root["report"] == .array([.string("x:1"), .string("z:1")]), "the report is left as written")
+        #expect(file.isBuiltIn)
+        let whole = try ConfigFile.builtIn(Data(text.utf8), directory: URL(fileURLWithPath: "/x"))
+        #expect(whole.keepingOnly(modules: ["A", "B", "C"]).root == whole.root)
+    }
 }

@@ -8,7 +8,7 @@ package struct ConfigFile {
     /// folder its relative paths resolve against (`directory`), which need not exist.
     package let url: URL
     /// The parsed top-level object, keys in file order.
-    package let root: JSONObject
+    package private(set) var root: JSONObject
     /// Whether this is the default compiled into the program, no file at all.
     package var isBuiltIn = false
 
@@ -54,6 +54,48 @@ package struct ConfigFile {
     package static func builtIn(_ data: Data, directory: URL) throws(ConfigurationError) -> ConfigFile {
         var file = try parse(data, url: directory.appendingPathComponent("sources.json"), name: builtInName)
         file.isBuiltIn = true
+        return file
+    }
+
+    /// The built-in default for a program linking `modules`: a source whose module is not among
+    /// them is left out, with the routes to it (a chain keeps its other instances), in the main
+    /// routes and every profile's. So a program built without a plugin (its folder and its lines
+    /// in Package.swift and RegisteredModules.swift deleted) runs its default as the rest; a
+    /// config file naming a module the program lacks is still refused.
+    package func keepingOnly(modules: [String]) -> ConfigFile {
+        guard let sources = root["sources"]?.objectValue else { return self }
+        let absent = Set(sources.compactMap { id, entry in
+            entry.objectValue?["module"]?.stringValue.flatMap { modules.contains($0) ? nil : id }
+        })
+        guard !absent.isEmpty else { return self }
+        func trimmed(_ routes: JSONValue?) -> JSONValue? {
+            guard let routes = routes?.objectValue else { return routes }
+            var kept = JSONObject()
+            for (scheme, target) in routes {
+                if let id = target.stringValue {
+                    if !absent.contains(id) { kept[scheme] = target }
+                } else if let chain = target.arrayValue {
+                    let rest = chain.filter { $0.stringValue.map { !absent.contains($0) } ?? true }
+                    if !rest.isEmpty { kept[scheme] = .array(rest) }
+                } else {
+                    kept[scheme] = target
+                }
+            }
+            return .object(kept)
+        }
+        var root = self.root
+        root["sources"] = .object(JSONObject(sources.filter { !absent.contains($0.key) }.map { ($0.key, $0.value) }))
+        root["routes"] = trimmed(root["routes"])
+        if var profiles = root["profiles"]?.objectValue {
+            for (name, profile) in profiles {
+                guard var profile = profile.objectValue else { continue }
+                if profile["routes"] != nil { profile["routes"] = trimmed(profile["routes"]) }
+                profiles[name] = .object(profile)
+            }
+            root["profiles"] = .object(profiles)
+        }
+        var file = self
+        file.root = root
         return file
     }
 

@@ -58,9 +58,10 @@ struct GlobalOptions: ParsableArguments {
     /// The repository's `sources.json`, compiled in: what runs when no config file is found.
     static var builtInConfigText: Data { Data(PackageResources.sources_json) }
 
-    /// The built-in default, its relative paths resolving against the program's data folder.
+    /// The built-in default, its relative paths resolving against the program's data folder,
+    /// with only the modules this program links (a build without a plugin runs the rest).
     static func builtInConfig() throws(ConfigurationError) -> ConfigFile {
-        try ConfigFile.builtIn(builtInConfigText, directory: dataDirectory)
+        try ConfigFile.builtIn(builtInConfigText, directory: dataDirectory).keepingOnly(modules: RegisteredModules.all.map { $0.moduleName })
     }
 
     /// `share/conditions` beside the program's `bin` folder (`/usr/share/conditions` for

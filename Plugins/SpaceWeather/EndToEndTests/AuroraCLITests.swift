@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import SpaceWeatherStandIn
 import TestHarness
 import Testing
 

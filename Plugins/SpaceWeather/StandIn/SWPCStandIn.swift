@@ -41,8 +41,9 @@ package final class SWPCStandIn: Sendable {
     private let state = Mutex(State())
     private let files: [String: String]
 
-    /// The resources folder, from this file's place in the package.
-    package static let resources = CLI.packageRoot.appendingPathComponent("Plugins/SpaceWeather/Tests/Resources")
+    /// The plugin's test resources, from this file's place in it (`Plugins/SpaceWeather/StandIn`).
+    package static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/Resources")
 
     static let bodies = [
         "real/swpc_kp_OLDFORMAT_2026-02.json", "real/swpc_kp_forecast_OLDFORMAT_2026-02.json", "real/swpc_kp_NEWFORMAT_2026-08-31.json",
