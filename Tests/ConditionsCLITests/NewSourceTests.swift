@@ -4,8 +4,8 @@ import TestHarness
 import Testing
 
 /// `scripts/new-source`: its refusals and what it writes (plain and `--http`) on a throwaway
-/// copy of the two files it edits, and one end-to-end run that scaffolds both shapes, builds,
-/// tests, routes and resolves them over the checkout's own build.
+/// copy of the two files it edits, and one end-to-end run that scaffolds both shapes, removes
+/// a shipped plugin, builds, tests, routes and resolves them over the checkout's own build.
 @Suite struct NewSourceTests {
     /// Runs `executable arguments` in `directory` with this process's environment plus `environment`.
     static func run(_ executable: String, _ arguments: [String], in directory: URL, environment: [String: String] = [:], timeout: TimeInterval) async throws -> CLI.Output {
@@ -202,8 +202,31 @@ import Testing
         return candidates.first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 
+    /// The plugin the end-to-end run removes, and how many lines of each file name it.
+    static let removed = "SpaceWeather"
+
+    /// Removing a plugin is the scaffold's inverse: its folder, and the lines naming it in
+    /// Package.swift (its target with its comment, its tests, its stand-in, its end-to-end
+    /// tests, its dependency of ConditionsModules) and RegisteredModules.swift (its import and
+    /// its type). Nothing else in the tree may need it to build (the run below proves that).
+    @Test func aPluginsLinesAreTheOnesNamingIt() throws {
+        let naming = { (file: String) in
+            try self.text(CLI.packageRoot.appendingPathComponent(file)).split(separator: "\n").filter { $0.contains(Self.removed) }
+                .map { $0.trimmingCharacters(in: .whitespaces) }
+        }
+        let package = try naming("Package.swift")
+        #expect(package.count == 6, "\(package)")
+        #expect(package.filter { $0.hasPrefix(".target(name: \"\(Self.removed)") || $0.hasPrefix(".testTarget(name: \"\(Self.removed)") }.count == 4, "\(package)")
+        #expect(package.contains("\"\(Self.removed)\","), "its dependency of ConditionsModules")
+        #expect(try naming("Sources/ConditionsModules/RegisteredModules.swift") == ["import \(Self.removed)", "\(Self.removed)Source.self,"])
+    }
+
     /// Both shapes, plain (Tides) and `--http` (Buoys), are scaffolded, built and tested at
-    /// once; Buoys then answers from a loopback server standing in for its API.
+    /// once, in a tree from which a shipped plugin (SpaceWeather) was removed as a maintainer
+    /// would: its folder and the lines naming it in Package.swift and RegisteredModules.swift,
+    /// nothing else. The package, its tests included, still builds; the program lists no such
+    /// module and answers the rest. Buoys then answers from a loopback server standing in for
+    /// its API.
     ///
     /// The scaffold, build and test run in a private mount namespace (in a user namespace of
     /// its own, so no privilege is needed) where an overlay covers the checkout: the nested `swift build` sees the checkout's own `.build` at its own
@@ -221,7 +244,8 @@ import Testing
         // build beside CI) starved it past its time limit.
         let scaffoldScript = """
             set -e
-            mount -t overlay overlay -o lowerdir="$1",upperdir="$2",workdir="$3" "$1"
+            # userxattr: its own attributes in the user namespace, so a folder of the checkout can be removed.
+            mount -t overlay overlay -o lowerdir="$1",upperdir="$2",workdir="$3",userxattr "$1"
             cd "$1"
             # SwiftPM locks a build folder with a file named after its path in $TMPDIR; the
             # suite's own `swift test` holds the checkout's for as long as it runs.
@@ -229,11 +253,13 @@ import Testing
             mkdir -p "$TMPDIR"
             bash scripts/new-source Tides tide >/dev/null
             bash scripts/new-source --http Buoys buoy >/dev/null
+            rm -rf "Plugins/$6"
+            sed -i "/$6/d" Package.swift Sources/ConditionsModules/RegisteredModules.swift
             "$4" build --build-tests >"$5/build.log" 2>&1 || { tail -n 60 "$5/build.log"; exit 1; }
             "$4" test --skip-build --filter 'TidesTests|BuoysTests' >"$5/test.log" 2>&1 || { tail -n 60 "$5/test.log"; exit 1; }
             cat "$5/test.log"
             """
-        let scaffold = try await Self.run("/usr/bin/unshare", ["--map-root-user", "--mount", "--propagation", "private", "/bin/sh", "-c", scaffoldScript, "sh", root, upper.path, work.path, swift, folder.path],
+        let scaffold = try await Self.run("/usr/bin/unshare", ["--map-root-user", "--mount", "--propagation", "private", "/bin/sh", "-c", scaffoldScript, "sh", root, upper.path, work.path, swift, folder.path, Self.removed],
                                           in: folder, timeout: 1200)
         try #require(scaffold.status == 0, "the scaffold's build or test failed:\n\(scaffold.stdout.suffix(6000))\(scaffold.stderr.suffix(2000))")
         #expect(scaffold.stdout.contains("Test run with 12 tests in 2 suites passed"), "\(scaffold.stdout.suffix(3000))")
@@ -266,6 +292,19 @@ import Testing
 
         let sources = try await Self.runConditions(binary, ["sources", "--config", "tides.json"], in: folder, timeout: 60)
         #expect(sources.stdout.contains("Tides"))
+
+        // The removed plugin is gone and the rest works: the built-in default (which routes
+        // `aurora` to it) loads without it, lists no such module, and answers what is left.
+        let builtIn = try await Self.runConditions(binary, ["sources"], in: folder, timeout: 60)
+        #expect(builtIn.status == 0, "\(builtIn.stderr)")
+        #expect(builtIn.stdout.contains("Tides") && builtIn.stdout.contains("Astronomy") && !builtIn.stdout.contains(Self.removed), "\(builtIn.stdout)")
+        let help = try await Self.runConditions(binary, ["--help"], in: folder, timeout: 60)
+        #expect(help.status == 0 && help.stdout.contains("moon:") && !help.stdout.contains("aurora:"), "\(help.stdout)\(help.stderr)")
+        let rest = try await Self.runConditions(binary, ["--now", "2026-11-21T14:00:00Z", "--format", "ndjson", "moon:now", "aurora:now"], in: folder, timeout: 60)
+        let answers = rest.stdoutLines.compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        try #require(answers.count == 2, "\(rest.stdout)\(rest.stderr)")
+        #expect(answers[0]["source"] as? String == "astronomy", "\(answers[0])")
+        #expect(answers[1]["error"] != nil, "aurora: has no route left: \(answers[1])")
 
         // Each sample is compiled in: `config init --module` prints the file the scaffold wrote.
         for module in ["Tides", "Buoys"] {
