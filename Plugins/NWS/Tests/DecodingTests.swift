@@ -1,3 +1,4 @@
+import NWSStandIn
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit

@@ -1,3 +1,4 @@
+import NWSStandIn
 import ConditionsJSON
 import ConditionsKit
 import ConditionsText

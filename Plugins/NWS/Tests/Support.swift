@@ -1,3 +1,4 @@
+import NWSStandIn
 import ConditionsHTTP
 import ConditionsJSON
 import ConditionsKit

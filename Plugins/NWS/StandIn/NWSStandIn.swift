@@ -39,8 +39,9 @@ package final class NWSStandIn: Sendable {
     private let state = Mutex(State())
     private let bodies: [String: String]
 
-    /// The fixtures folder, from this file's place in the package.
-    package static let fixtures = CLI.packageRoot.appendingPathComponent("Plugins/NWS/Tests/Resources")
+    /// The plugin's test resources, from this file's place in it (`Plugins/NWS/StandIn`).
+    package static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/Resources")
 
     /// A file under `Plugins/NWS/Tests/Resources` (`real/…` or `derived/…`), as text.
     package static func fixture(_ path: String) throws -> String {

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import NWSStandIn
 import TestHarness
 import Testing
 
