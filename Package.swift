@@ -167,6 +167,7 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/chart.mustache"),
                 .embedInCode("Dashboard/Resources/templates/bands.mustache"),
                 .embedInCode("Dashboard/Resources/templates/timeline.mustache"),
+                .embedInCode("Dashboard/Resources/templates/drawing.mustache"),
                 .embedInCode("Dashboard/Resources/templates/history.mustache"),
                 .embedInCode("Dashboard/Resources/templates/map.mustache"),
                 .embedInCode("Dashboard/Resources/templates/error.mustache"),

@@ -129,6 +129,8 @@ public struct ResultCard: Sendable, Equatable {
         /// One stretch of time with shaded bands, a curve, bars and highlighted spans (a
         /// night's twilights, the Moon's altitude, sky cover and the dark-sky windows).
         case timeline(Timeline)
+        /// Marks over two axes, composed by the module (a wind rose, a tide curve).
+        case drawing(Drawing)
     }
 
     /// A picture the upstream publishes: an https URL a page loads lazily, and what it shows.
