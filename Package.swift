@@ -301,6 +301,8 @@ let package = Package(
                                                                "ConditionsModules", "HostTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
+            "AvalancheStandIn", // MountainCLITests
+            "SnowpackStandIn", // MountainCLITests
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
@@ -342,7 +344,11 @@ let package = Package(
         .target(name: "NWSStandIn", dependencies: ["LoopbackServer", "ConditionsText"], path: "Plugins/NWS/StandIn"),
         .testTarget(name: "NWSEndToEndTests", dependencies: ["NWSStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/NWS/EndToEndTests"),
         .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
+        .target(name: "AvalancheStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Avalanche/StandIn"),
+        .testTarget(name: "AvalancheEndToEndTests", dependencies: ["AvalancheStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Avalanche/EndToEndTests"),
         .testTarget(name: "SnowpackTests", dependencies: ["Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
+        .target(name: "SnowpackStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Snowpack/StandIn"),
+        .testTarget(name: "SnowpackEndToEndTests", dependencies: ["SnowpackStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Snowpack/EndToEndTests"),
         .testTarget(name: "SpaceWeatherTests", dependencies: ["SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),
         .target(name: "SpaceWeatherStandIn", dependencies: ["LoopbackServer"], path: "Plugins/SpaceWeather/StandIn"),
         .testTarget(name: "SpaceWeatherEndToEndTests", dependencies: ["SpaceWeatherStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/SpaceWeather/EndToEndTests"),

@@ -1,12 +1,14 @@
 import Foundation
+import AvalancheStandIn
 import LoopbackServer
+import SnowpackStandIn
 import TestHarness
 import Testing
 
 /// Before you go into the mountains (issue 33), through the built binary: the avalanche danger
 /// and the snowpack together against the loopback stand-ins for avalanche.org and AWDB, in
-/// every output format; the snowpack's own edge cases end to end; the shipped config's offline
-/// report, MCP and `watch` over a snowpack.
+/// every output format, and the shipped config's offline report and MCP. Each module alone is
+/// in its plugin's end-to-end tests (Plugins/Avalanche/EndToEndTests, Plugins/Snowpack/EndToEndTests).
 @Suite struct MountainCLITests {
     static let places = #""places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}, "#
         + #""snoqualmie": {"name": "Snoqualmie Pass", "latitude": 47.41, "longitude": -121.405833}, "#
@@ -84,34 +86,6 @@ import Testing
         #expect(rendered.stdoutLines.last == "snowpack:snoqualmie: 61", "\(rendered.stdout)")
     }
 
-    /// The snowpack's failures through the binary: a station AWDB does not know, a place far
-    /// from every station, a bad triplet, and an HTML page with HTTP 200: one line each.
-    @Test func snowpackErrorsAreOneLineEach() async throws {
-        let (avalanche, awdb, dir) = try Self.setUp()
-        defer { avalanche.stop(); awdb.stop(); try? FileManager.default.removeItem(at: dir) }
-        let unknown = try await CLI.run(["--no-cache", "snowpack:station:1234:WA:SNTL"], in: dir)
-        #expect(unknown.status == 1)
-        #expect(unknown.stderrLines.count == 1)
-        #expect(unknown.stderrLines.first?.hasPrefix("conditions: snowpack:station:1234:WA:SNTL: notFound: ") == true, "\(unknown.stderr)")
-        #expect(unknown.stderr.contains("1234:WA:SNTL"))
-
-        let far = try await CLI.run(["--no-cache", "snowpack:spokane"], in: dir)
-        #expect(far.status == 1)
-        #expect(far.stderrLines.first?.hasPrefix("conditions: snowpack:spokane: notFound: ") == true, "\(far.stderr)")
-
-        let bad = try await CLI.run(["--no-cache", "snowpack:station:79x:WA:SNTL"], in: dir)
-        #expect(bad.status != 0)
-        #expect(bad.stderrLines.first?.contains("invalidArguments") == true, "\(bad.stderr)")
-        #expect(awdb.dataRequests(triplet: "79x:WA:SNTL").isEmpty, "checked before any request")
-
-        awdb.answerWithHTML()
-        let html = try await CLI.run(["--no-cache", "snowpack:stevens", "moon:now"], in: dir)
-        #expect(html.status == 1)
-        #expect(html.stderrLines.count == 1)
-        #expect(html.stderrLines.first?.hasPrefix("conditions: snowpack:stevens: badResponse: ") == true, "\(html.stderr)")
-        #expect(html.stdoutLines.contains { $0.hasPrefix("moon:now") })
-    }
-
     /// The shipped config's offline profile: each pass with its road, forecast, avalanche
     /// danger and snow depth, from `Fixtures/`, no network; MCP lists and answers both kinds.
     @Test func theOfflineReportAndMCP() async throws {
@@ -138,15 +112,5 @@ import Testing
         #expect(results.map { $0["urn"] as? String } == ["avalanche:stevens", "snowpack:stevens"])
         #expect(((results[0]["data"] as? [String: Any])?["problems"] as? [Any])?.count == 2)
         #expect((results[1]["data"] as? [String: Any])?["depthIn"] as? Double == 58)
-    }
-
-    /// `watch` over a snowpack: the same readings polled again are not a change.
-    @Test func watchIsQuietOverUnchangedReadings() async throws {
-        let (avalanche, awdb, dir) = try Self.setUp()
-        defer { avalanche.stop(); awdb.stop(); try? FileManager.default.removeItem(at: dir) }
-        let run = try await CLI.run(["watch", "--no-cache", "--every", "1s", "--count", "3", "--format", "ndjson", "snowpack:stevens"], in: dir)
-        #expect(run.status == 0, "\(run.stderr)")
-        #expect(try Self.records(run).map { $0["event"] as? String } == ["initial"], "\(run.stdout)")
-        #expect(awdb.dataRequests().count == 3, "three polls, each asked")
     }
 }

@@ -58,8 +58,9 @@ package final class AvalancheStandIn: Sendable {
     private let state: Mutex<State>
     private let files: [String: String]
 
-    /// The resources folder, from this file's place in the package.
-    package static let resources = CLI.packageRoot.appendingPathComponent("Plugins/Avalanche/Tests/Resources")
+    /// The plugin's test resources, from this file's place in it (`Plugins/Avalanche/StandIn`).
+    package static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/Resources")
 
     /// A file under `Plugins/Avalanche/Tests/Resources`, as text.
     package static func resource(_ path: String) throws -> String {

@@ -1,4 +1,5 @@
 import Foundation
+import AvalancheStandIn
 import LoopbackServer
 import TestHarness
 import Testing

@@ -27,8 +27,9 @@ package final class AWDBStandIn: Sendable {
     private let known: Set<String>
     private let html = Mutex(false)
 
-    /// The derived bodies' folder, from this file's place in the package.
-    package static let resources = CLI.packageRoot.appendingPathComponent("Plugins/Snowpack/Tests/Resources/derived")
+    /// The plugin's test resources, from this file's place in it (`Plugins/Snowpack/StandIn`).
+    package static let resources = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Tests/Resources/derived")
 
     /// A stopped stand-in with every body loaded.
     package init() throws {
