@@ -222,6 +222,7 @@ let package = Package(
                 "ConditionsKit",
                 "ConditionsHTML",
                 "LoopbackServer",
+                "WSDOTStandIn", // the rendering scenarios' page
                 "ConditionsKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
@@ -336,9 +337,12 @@ let package = Package(
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Resources"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .target(name: "WSDOTStandIn", path: "Plugins/WSDOT/StandIn"),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Astronomy/EndToEndTests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
+        .testTarget(name: "ExecEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Exec/EndToEndTests"),
         // NWS: its tests ask the stand-in for api.weather.gov (NWSStandIn) through libcurl.
         .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
         .target(name: "NWSStandIn", dependencies: ["LoopbackServer", "ConditionsText"], path: "Plugins/NWS/StandIn"),

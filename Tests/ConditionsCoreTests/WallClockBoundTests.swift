@@ -5,8 +5,9 @@ import Testing
 /// No test judges by how long something took. A bound on elapsed time races the machine: a
 /// slower or busier one stretches every interval, and a suite green on one machine fails on
 /// the next (issue 46: a 30 s bound on a run that ends in 0.2 s failed on a loaded 2-core
-/// machine). So no test source (`Tests/`, `Plugins/*/Tests/`) compares an elapsed time or a
-/// clock reading with a bound, unless the line says why that bound cannot race:
+/// machine). So no test source (`Tests/`; in `Plugins/*/`, `Tests/`, `StandIn/` and
+/// `EndToEndTests/`) compares an elapsed time or a clock reading with a bound, unless the line
+/// says why that bound cannot race:
 ///
 /// ```swift
 /// #expect(elapsed >= 1)  // wall-clock-ok: a lower bound from before the request; a stall only lengthens it
@@ -26,10 +27,11 @@ import Testing
     /// What a marked line carries, followed by the reason (a few words at least).
     static let marker = "wall-clock-ok:"
 
-    /// Folders (under the package root) of test code.
+    /// Folders (under the package root) of test code: a plugin's tests, its upstream's stand-in
+    /// and its end-to-end suites.
     static let scannedFolders = ["Tests"]
         + ((try? FileManager.default.contentsOfDirectory(atPath: packageRoot.appendingPathComponent("Plugins").path)) ?? [])
-            .sorted().map { "Plugins/\($0)/Tests" }
+            .sorted().flatMap { ["Plugins/\($0)/Tests", "Plugins/\($0)/StandIn", "Plugins/\($0)/EndToEndTests"] }
 
     /// Files with bounds known and neither fixed nor marked yet, with why: reported, not
     /// failed on, and the guard fails once one has none left (take it off then).

@@ -4,6 +4,7 @@ import ConditionsKitTesting
 import Foundation
 import Logging
 import Testing
+import WSDOTStandIn
 @testable import WSDOT
 
 /// A shell script in a fresh folder, run as `/bin/sh script pidfile url`.

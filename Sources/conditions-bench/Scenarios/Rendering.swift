@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import WSDOTStandIn
 
 /// Scenario 8: what `"render": "chromium"` costs. wsdot.com's pages are an application that
 /// fetches its report after load, so each pass is a browser run: one page and `pass:all`

@@ -1,5 +1,6 @@
 import Foundation
 import LoopbackServer
+import WSDOTStandIn
 
 /// Scenario 12: `pass:all` three ways in one run, every response after the same loopback
 /// latency: WSDOT's mobile feed (one request), the plain-HTML fan-out (15 pages, as wsdot.com's
