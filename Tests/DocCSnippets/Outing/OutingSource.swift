@@ -11,8 +11,8 @@ public struct OutingSource: ConditionsSource {
     public let requiredSchemes = ["tide", "moon"]
 
     public init(configuration: SourceConfiguration) throws {
-        var options = configuration.options
-        try options.finish()
+        // No options: any key in its "options" is a configuration error.
+        try configuration.options.finish()
     }
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
