@@ -186,4 +186,26 @@ import Testing
         #expect(events.last?["after"] as? String == "High")
         #expect(standIn.forecastRequests(zone: zone).count == 4)
     }
+
+    /// CSV flattens the danger; a template reads its members (issue 33's mountain report, once
+    /// `MountainCLITests` with the snowpack beside it).
+    @Test func csvAndATemplate() async throws {
+        let (standIn, dir) = try Self.setUp()
+        defer { standIn.stop(); try? FileManager.default.removeItem(at: dir) }
+        let now = "2026-11-26T18:30:00Z"
+        let csv = try await CLI.run(["--no-cache", "--now", now, "--format", "csv", "avalanche:snoqualmie"], in: dir)
+        #expect(csv.status == 0, "\(csv.stderr)")
+        // RFC 4180 records end in CRLF (one Character in Swift, so split on the string).
+        let records = csv.stdout.components(separatedBy: "\r\n").filter { !$0.isEmpty }
+        let header = try #require(records.first).split(separator: ",").map(String.init)
+        #expect(header.contains("data.danger.today.above.name"))
+        #expect(records.count == 2, "\(csv.stdout)")
+        #expect(records.last?.hasPrefix("avalanche:snoqualmie,true,") == true, "\(csv.stdout)")
+
+        let template = dir.appendingPathComponent("danger.mustache")
+        try "{{#results}}{{urn}}: {{#data.rating}}{{name}}{{/data.rating}}\n{{/results}}".write(to: template, atomically: true, encoding: .utf8)
+        let rendered = try await CLI.run(["--no-cache", "--now", now, "--template", template.path, "avalanche:snoqualmie"], in: dir)
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        #expect(rendered.stdoutLines == ["avalanche:snoqualmie: Moderate"], "\(rendered.stdout)")
+    }
 }
