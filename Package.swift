@@ -302,8 +302,6 @@ let package = Package(
                                                                "ConditionsModules", "HostTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
-            "AvalancheStandIn", // MountainCLITests
-            "SnowpackStandIn", // MountainCLITests
             .product(name: "Subprocess", package: "swift-subprocess"),
             .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux])),
         ]),
