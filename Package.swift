@@ -337,6 +337,7 @@ let package = Package(
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Resources"]),
         .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .target(name: "WSDOTStandIn", path: "Plugins/WSDOT/StandIn"),
+        .testTarget(name: "WSDOTEndToEndTests", dependencies: ["conditions", "ConditionsKit", "LoopbackServer", "TestHarness"], path: "Plugins/WSDOT/EndToEndTests"),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Astronomy/EndToEndTests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),

@@ -3,7 +3,6 @@ import Foundation
 import TestHarness
 import LoopbackServer
 import Testing
-@testable import ConditionsCore
 
 /// Issues 13 and 24 through the binary: the shipped config on a machine that reaches neither
 /// WSDOT's feed nor a browser, stale reports in text output, and watch ignoring a report's age.
