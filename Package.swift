@@ -275,6 +275,13 @@ let package = Package(
         // A configuration in a folder of its own, loaded with the modules a test names.
         .target(name: "HostTestSupport", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText",
                                                          .product(name: "Logging", package: "swift-log")], path: "Tests/Support/HostTestSupport"),
+        // `conditions serve` in this process with the registered modules, and the HTTP helpers the
+        // serve suites share (ConditionsServeTests re-exports it; plugins' end-to-end suites import it).
+        .target(name: "ServeHarness", dependencies: ["ConditionsServer", "ConditionsCore", "ConditionsModules",
+                                                  .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                                                  .product(name: "NIOCore", package: "swift-nio"), .product(name: "NIOHTTP1", package: "swift-nio"),
+                                                  .product(name: "HummingbirdTesting", package: "hummingbird"),
+                                                  .product(name: "Logging", package: "swift-log")], path: "Tests/Support/ServeHarness"),
         // Calls LazyLibcurl's functions from C, as FoundationNetworking does.
         .target(name: "LazyLibcurlProbe", dependencies: ["LazyLibcurl"], path: "Tests/Support/LazyLibcurlProbe"),
         // The DocC catalog's code (Sources/ConditionsKit/ConditionsKit.docc), compiled and tested: each
@@ -310,8 +317,7 @@ let package = Package(
         // registered modules as the executable assembles it (the server library's own tests,
         // ConditionsServerTests, link no module but the test-only ones).
         .testTarget(name: "ConditionsServeTests", dependencies: [
-            "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness",
-            "NWSStandIn", // NWSServeTests
+            "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness", "ServeHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -345,7 +351,7 @@ let package = Package(
         // NWS: its tests ask the stand-in for api.weather.gov (NWSStandIn) through libcurl.
         .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
         .target(name: "NWSStandIn", dependencies: ["LoopbackServer", "ConditionsText"], path: "Plugins/NWS/StandIn"),
-        .testTarget(name: "NWSEndToEndTests", dependencies: ["NWSStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/NWS/EndToEndTests"),
+        .testTarget(name: "NWSEndToEndTests", dependencies: ["NWSStandIn", "conditions", "LoopbackServer", "TestHarness", "ServeHarness"], path: "Plugins/NWS/EndToEndTests"),
         .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
         .target(name: "AvalancheStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Avalanche/StandIn"),
         .testTarget(name: "AvalancheEndToEndTests", dependencies: ["AvalancheStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Avalanche/EndToEndTests"),

@@ -15,12 +15,12 @@ import Testing
 /// For what the API answers. What only a process shows (signals and the exit status, what it
 /// writes on stderr, limits of the process) stays with `ServeProcess`, through the binary.
 /// The modules the program registers, as `conditions` links them.
-let registered = SourceCatalog(RegisteredModules.all)
+package let registered = SourceCatalog(RegisteredModules.all)
 
-struct InProcessServer: ServedHTTP {
-    let port: Int
+package struct InProcessServer: ServedHTTP {
+    package let port: Int
     /// The server, for tests that look inside (its coordinator, its metrics).
-    let server: ConditionsServer
+    package let server: ConditionsServer
 
     /// Serves the `sources.json` in `directory` for the length of `body`.
     /// `listen`: the address, as `--listen` gives it (nil: the config's `serve.listen`).
@@ -28,7 +28,7 @@ struct InProcessServer: ServedHTTP {
     /// broken server). `history`: records in the config's history store, as `serve` does without
     /// `--no-history` (off by default here); `changeFeeds`: what else tells the event streams of
     /// recorded changes.
-    static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
+    package static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
                      noAuth: Bool = false, catalog: SourceCatalog = registered, history: Bool = false, changeFeeds: [any ChangeFeed] = [],
                      adjust: (inout ServerSettings) -> Void = { _ in },
                      _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {

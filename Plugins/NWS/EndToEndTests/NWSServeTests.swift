@@ -1,6 +1,7 @@
 import Foundation
 import LoopbackServer
 import NWSStandIn
+import ServeHarness
 import TestHarness
 import Testing
 
