@@ -6,7 +6,8 @@ import PackageDescription
 //   Sources/ConditionsCore  the host as a library: catalog, config, runtime, resolver, cache,
 //                           output, watch; `package` API for the front ends in this package
 //   Sources/conditions      the CLI front end: argument parsing and exit codes
-//   Plugins/<Module>        one self-contained source module each: Sources/, Tests/, README.md
+//   Plugins/<Module>        one self-contained source module each: Sources/, Tests/, README.md,
+//                           sample.json, and where it has them StandIn/, EndToEndTests/, Fuzz/
 let package = Package(
     name: "Conditions",
     // Linux only: the host uses Linux interfaces (pidfd through swift-subprocess, /proc, epoll

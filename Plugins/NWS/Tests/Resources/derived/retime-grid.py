@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes the fuzz seed Fuzz/corpus/nws/gridpoints-retimed: the REAL gridpoints body
+"""Writes the fuzz seed Plugins/NWS/Fuzz/corpus/nws/gridpoints-retimed: the REAL gridpoints body
 (../real/nws_gridpoints_TAE_58_65_2022-02-04.json) with every UTC timestamp moved by the same
 whole hours, so its first interval starts at the fuzz harness's fixed now (2026-11-21T14:00Z,
 Fuzz/Support.swift); nothing else changes. Unmoved, the body is two years stale there and
@@ -29,6 +29,6 @@ def moved(match):
 
 retimed = stamp.sub(moved, real)
 assert '"validTimes": "2026-11-21T14:00:00+00:00/P7DT14H"' in retimed
-seed = here / "../../../../../Fuzz/corpus/nws/gridpoints-retimed"
+seed = here / "../../../Fuzz/corpus/nws/gridpoints-retimed"
 seed.write_bytes(b"\x00\x01" + retimed.encode("utf-8"))
 print(f"wrote {seed.resolve()}")
