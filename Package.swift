@@ -306,7 +306,7 @@ let package = Package(
                                                             .product(name: "PostgresNIO", package: "postgres-nio")]),
         // The host with the registered modules, in process, as `conditions` links them (the
         // host's own tests above link no module but the test-only ones).
-        .testTarget(name: "ConditionsProgramTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon",
+        .testTarget(name: "ConditionsProgramTests", dependencies: ["ConditionsKitTesting", "ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon",
                                                                "ConditionsModules", "HostTestSupport", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "ConditionsCLITests", dependencies: [
             "conditions", "ConditionsCore", "LoopbackServer", "TestHarness",
@@ -318,6 +318,7 @@ let package = Package(
         // registered modules as the executable assembles it (the server library's own tests,
         // ConditionsServerTests, link no module but the test-only ones).
         .testTarget(name: "ConditionsServeTests", dependencies: [
+                "ConditionsKitTesting",
             "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness", "ServeHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
@@ -346,22 +347,22 @@ let package = Package(
         .target(name: "WSDOTStandIn", path: "Plugins/WSDOT/StandIn"),
         .testTarget(name: "WSDOTEndToEndTests", dependencies: ["conditions", "ConditionsKit", "LoopbackServer", "TestHarness"], path: "Plugins/WSDOT/EndToEndTests"),
         .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
-        .testTarget(name: "AstronomyEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Astronomy/EndToEndTests"),
+        .testTarget(name: "AstronomyEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "conditions", "TestHarness"], path: "Plugins/Astronomy/EndToEndTests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         .testTarget(name: "ExecEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Exec/EndToEndTests"),
         // NWS: its tests ask the stand-in for api.weather.gov (NWSStandIn) through libcurl.
         .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
         .target(name: "NWSStandIn", dependencies: ["LoopbackServer", "ConditionsText"], path: "Plugins/NWS/StandIn"),
-        .testTarget(name: "NWSEndToEndTests", dependencies: ["NWSStandIn", "conditions", "LoopbackServer", "TestHarness", "ServeHarness"], path: "Plugins/NWS/EndToEndTests"),
+        .testTarget(name: "NWSEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "NWSStandIn", "conditions", "LoopbackServer", "TestHarness", "ServeHarness"], path: "Plugins/NWS/EndToEndTests"),
         .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
         .target(name: "AvalancheStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Avalanche/StandIn"),
-        .testTarget(name: "AvalancheEndToEndTests", dependencies: ["AvalancheStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Avalanche/EndToEndTests"),
+        .testTarget(name: "AvalancheEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "AvalancheStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Avalanche/EndToEndTests"),
         .testTarget(name: "SnowpackTests", dependencies: ["Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
         .target(name: "SnowpackStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Snowpack/StandIn"),
-        .testTarget(name: "SnowpackEndToEndTests", dependencies: ["SnowpackStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Snowpack/EndToEndTests"),
+        .testTarget(name: "SnowpackEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "SnowpackStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Snowpack/EndToEndTests"),
         .testTarget(name: "SpaceWeatherTests", dependencies: ["SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),
         .target(name: "SpaceWeatherStandIn", dependencies: ["LoopbackServer"], path: "Plugins/SpaceWeather/StandIn"),
-        .testTarget(name: "SpaceWeatherEndToEndTests", dependencies: ["SpaceWeatherStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/SpaceWeather/EndToEndTests"),
+        .testTarget(name: "SpaceWeatherEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "SpaceWeatherStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/SpaceWeather/EndToEndTests"),
     ],
     swiftLanguageModes: [.v6]
 )

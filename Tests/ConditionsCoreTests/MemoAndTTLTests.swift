@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
@@ -27,7 +28,7 @@ import Testing
             resolved.withLock { $0 += 1 }
             switch try location.argument("what") {
             case "memo":
-                let value = try await context.memo.value(for: "grid/47.745,-121.0933", maxAge: 1000, now: context.now) {
+                let value = try await context.memo.value(for: "grid/\(Place.stevensPoint)", maxAge: 1000, now: context.now) {
                     .int(self.made.withLock { $0 += 1; return $0 })
                 }
                 return SourceResult(data: ["kept": value])
@@ -49,7 +50,7 @@ import Testing
         let routes = [Configuration.Route(scheme: "probe", instances: ["probe"], listed: false)]
         var summary = Runtime.ConfigurationSummary(file: URL(fileURLWithPath: "/dev/null"), profile: nil, place: Place(name: "Seattle", latitude: 47.6, longitude: -122.3),
                                                    routes: routes, report: [], cache: .init(), serve: .init())
-        summary.places = Places(location: summary.place, named: [("stevens", Place(latitude: 47.745, longitude: -121.093333))])
+        summary.places = Places(location: summary.place, named: [("stevens", Place(latitude: Place.stevens.latitude, longitude: Place.stevens.longitude))])
         return try Runtime(instances: [instance], routes: routes, configuration: summary)
     }
 

@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import ConditionsKit
 import Foundation
 import Logging
@@ -93,7 +94,7 @@ import Testing
     /// One request identity for both sharing layers: header names in any case are the same
     /// request (HTTP reads them so), values and retry policies are not.
     @Test func bothSharingLayersKnowARequestByOneIdentity() {
-        let url = URL(string: "https://api.weather.gov/points/47.745,-121.0933")!
+        let url = URL(string: "https://api.weather.gov/points/\(Place.stevensPoint)")!
         let request = HTTPRequest(url: url, headers: ["Accept": "application/geo+json", "User-Agent": "conditions"])
         let shouted = HTTPRequest(url: url, headers: ["ACCEPT": "application/geo+json", "user-agent": "conditions"])
         #expect(request.identity == shouted.identity)

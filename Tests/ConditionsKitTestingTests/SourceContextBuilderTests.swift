@@ -63,7 +63,7 @@ private struct EchoSource: ConditionsSource {
 
     @Test func everyPartCanBeSet() throws {
         let http = RecordingHTTPClient(.status(200))
-        let places = Places(location: .seattle, named: [("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.093333))])
+        let places = Places(location: .seattle, named: [("stevens", Place.stevens)])
         let urns = StubURNs([:])
         var builder = SourceContextBuilder(now: Date(timeIntervalSince1970: 0), places: places, http: http,
                                            limits: HTTPLimits(timeout: 5), maxAge: 300, urns: urns)

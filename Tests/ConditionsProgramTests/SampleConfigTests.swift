@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import ConditionsJSON
 import ConditionsKit
 import ConditionsModules
@@ -15,7 +16,7 @@ import Testing
     /// The minimal config each fragment is merged into: a location and one named place.
     static let minimal: JSONValue = [
         "location": ["name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles"],
-        "places": ["stevens": ["name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333]],
+        "places": ["stevens": ["name": "Stevens Pass", "latitude": .double(Place.stevens.latitude), "longitude": .double(Place.stevens.longitude)]],
     ]
 
     static func folder(_ module: any ConditionsSource.Type) -> URL {

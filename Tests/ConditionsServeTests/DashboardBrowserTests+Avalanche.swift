@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import LoopbackServer
 import TestHarness
@@ -49,7 +51,7 @@ extension DashboardBrowserTests {
         try """
         {"location": \(DashboardSetup.seattle),
          "places": {"baker": {"name": "Mt Baker", "latitude": 48.857, "longitude": -121.665},
-                    "stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.0933}},
+                    \(Place.stevensConfig)},
          "sources": {"avalanche": {"module": "Avalanche", "options": {"baseURL": "\(upstream.baseURL.absoluteString)"}}},
          "routes": {"avalanche": "avalanche"},
          "cache": {"directory": "cache"}}

@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import TestHarness
 import Testing
@@ -37,7 +39,7 @@ extension DashboardBrowserTests {
         let dir = try CLI.temporaryDirectory()
         try """
         {"location": \(DashboardSetup.seattle),
-         "places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}},
+         "places": {\(Place.stevensConfig)},
          "sources": {"fixtures": {"module": "Fixtures", "ttl": "1h"}, "astronomy": {"module": "Astronomy"}},
          "routes": {"night": "astronomy", "sky": "fixtures"},
          "cache": {"directory": "cache"}}

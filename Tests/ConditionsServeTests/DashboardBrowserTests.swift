@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import LoopbackServer
 import Synchronization
@@ -112,7 +114,7 @@ struct DashboardBrowserTests {
             let south = (rings.map { $0[1] }.min() ?? 0) - 0.15
             try #require(rings.count > 300, "the outline has \(rings.count) points")
             let coordinates = ["card-pass-snoqualmie": (47.41, -121.405833), "card-pass-chinook": (46.8717, -121.515483),
-                               "card-pass-white": (46.638333, -121.39), "card-pass-stevens": (47.745, -121.093333)]
+                               "card-pass-white": (46.638333, -121.39), "card-pass-stevens": (Place.stevens.latitude, Place.stevens.longitude)]
             for marker in markers {
                 let card = try #require(marker["card"] as? String)
                 let (latitude, longitude) = try #require(coordinates[card])

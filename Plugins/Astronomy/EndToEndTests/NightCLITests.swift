@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import TestHarness
 import Testing
@@ -19,7 +21,7 @@ import Testing
     static func setUp() throws -> URL {
         let dir = try Upstream.config(sources: #""fixtures": {"module": "Fixtures", "options": {"directory": "Fixtures"}}"#,
                                       routes: #""night": "astronomy", "sky": "fixtures""#,
-                                      extra: #", "places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}}"#)
+                                      extra: #", "places": {\#(Place.stevensConfig)}"#)
         let formatter = ISO8601DateFormatter()
         let first = formatter.date(from: firstHour)!
         let hours = covers.enumerated().map { index, cover in
@@ -69,7 +71,7 @@ import Testing
         let windows = Self.spans(data["windows"])
 
         // The night from local noon to local noon (PST = UTC−8).
-        let peer = try await CLI.runProgram(Self.python, [Self.peer.path, "47.745", "-121.093333", "2026-11-26T20:00:00Z", "2026-11-27T20:00:00Z"],
+        let peer = try await CLI.runProgram(Self.python, [Self.peer.path, "\(Place.stevens.latitude)", "\(Place.stevens.longitude)", "2026-11-26T20:00:00Z", "2026-11-27T20:00:00Z"],
                                             in: dir, environment: [:], timeout: 120)
         #expect(peer.status == 0, "\(peer.stderr)")
         let independent = try #require(try JSONSerialization.jsonObject(with: Data(peer.stdout.utf8)) as? [String: Any])

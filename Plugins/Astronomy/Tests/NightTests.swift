@@ -9,7 +9,7 @@ import Testing
 
 /// `night:{place}[:{date}]`: the dark-sky windows of one night (issue 34).
 @Suite struct NightTests {
-    static let stevens = Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.093333)
+    static let stevens = Place.stevens
     static let mtBaker = Place(name: "Mt. Baker Highway", latitude: 48.86461, longitude: -121.668538)
     static let places = ConditionsKit.Places(location: Places.seattle, named: [("stevens", stevens), ("mt-baker", mtBaker)])
 

@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import AvalancheStandIn
 import LoopbackServer
@@ -10,7 +12,7 @@ import Testing
 /// ids, a null product, a 200 HTML page, a warning, and `watch` telling a change of danger from
 /// a re-issue.
 @Suite struct AvalancheCLITests {
-    static let places = #""places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}, "#
+    static let places = #""places": {\#(Place.stevensConfig), "#
         + #""snoqualmie": {"name": "Snoqualmie Pass", "latitude": 47.41, "longitude": -121.405833}, "#
         + #""baker": {"name": "Mt Baker", "latitude": 48.857, "longitude": -121.665}, "hood": {"name": "Mt Hood", "latitude": 45.3736, "longitude": -121.6959}}"#
 

@@ -54,7 +54,7 @@ enum ZoneID {
 /// The config's places: the passes at WSDOT's coordinates, the Mt Baker ski area (West Slopes
 /// North), Hurricane Ridge (Olympics); `here` is Seattle, outside every zone.
 let places = Places(location: .seattle, named: [
-    ("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.0933)),
+    ("stevens", Place.stevens),
     ("snoqualmie", Place(name: "Snoqualmie Pass", latitude: 47.41, longitude: -121.4058)),
     ("white", Place(name: "White Pass", latitude: 46.6383, longitude: -121.39)),
     ("baker", Place(name: "Mt Baker", latitude: 48.857, longitude: -121.665)),

@@ -14,7 +14,7 @@ import Testing
         ("stevens", "Stevens Pass", ZoneID.stevensPass),
         ("snoqualmie", "Snoqualmie Pass", ZoneID.snoqualmiePass),
         ("white", "West Slopes South", ZoneID.westSlopesSouth),
-        ("47.745,-121.0933", "Stevens Pass", ZoneID.stevensPass),
+        ("\(Place.stevensPoint)", "Stevens Pass", ZoneID.stevensPass),
         ("Stevens-Pass", "Stevens Pass", ZoneID.stevensPass),
     ])
     func aPlaceIsInTheZoneContainingIt(argument: String, zone: String, id: Int) async throws {
@@ -69,7 +69,7 @@ import Testing
         #expect(map.zone(containing: GeoPoint(latitude: 44.36, longitude: -115.23))?.name == "Banner Summit")
         #expect(map.zone(containing: GeoPoint(latitude: 43.8656, longitude: -114.7138))?.name == "Galena Summit & Eastern Mtns")
         #expect(map.zone(containing: GeoPoint(latitude: 43.6807, longitude: -114.3637))?.name == "Soldier & Wood River Valley Mtns")
-        #expect(map.zone(containing: GeoPoint(latitude: 47.745, longitude: -121.0933)) == nil)
+        #expect(map.zone(containing: GeoPoint(latitude: Place.stevens.latitude, longitude: Place.stevens.longitude)) == nil)
         #expect(map.zones.allSatisfy { !$0.offSeason && $0.warning.isNull })
     }
 

@@ -18,7 +18,7 @@ import Testing
     /// Seattle with one named place, the clock pinned, no network.
     let contexts = SourceContextBuilder(
         now: Timestamp.parse("2026-11-21T12:46:40Z") ?? Date(),
-        places: Places(location: .seattle, named: [("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.093333))]),
+        places: Places(location: .seattle, named: [("stevens", Place.stevens)]),
         logger: Logger(label: "test"), http: UnavailableHTTPClient(reason: "offline test"))
     let hostEnvironment = ["PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8", "SECRET_TOKEN": "hunter2", "AWS_SECRET_ACCESS_KEY": "abc"]
 
@@ -98,7 +98,7 @@ import Testing
         #expect(result.data["location"]?["name"] == "Seattle")
         #expect(result.data["location"]?["latitude"] == .double(47.6097))
         #expect(result.data["location"]?["timeZone"] == "America/Los_Angeles")
-        #expect(result.data["places"] == ["stevens": ["name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333]])
+        #expect(result.data["places"] == ["stevens": ["name": "Stevens Pass", "latitude": .double(Place.stevens.latitude), "longitude": .double(Place.stevens.longitude)]])
         #expect(result.data["options"] == ["count": 3, "units": "metric"])
         #expect(result.fetchedAt == nil)
     }

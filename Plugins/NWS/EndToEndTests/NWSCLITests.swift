@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import LoopbackServer
 import NWSStandIn
@@ -9,7 +11,7 @@ import Testing
 /// one `/points` lookup per place kept across runs in the cache folder, NWS's errors per URN,
 /// `watch` over alerts and re-issued forecasts, and the shipped config's offline profile.
 @Suite struct NWSCLITests {
-    static let places = #""places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}, "#
+    static let places = #""places": {\#(Place.stevensConfig), "#
         + #""snoqualmie": {"name": "Snoqualmie Pass", "latitude": 47.41, "longitude": -121.405833}, "puget-sound": {"latitude": 47.6, "longitude": -122.5}}"#
 
     /// A started stand-in and a config whose `nws` instance reads it, `options` added.
@@ -72,7 +74,7 @@ import Testing
         #expect(standIn.requests("/alerts").count == 1, "the forecast's alerts and alerts:stevens are one request")
         let second = try await CLI.run(["--cache-dir", cache, "--format", "ndjson", "forecast:stevens", "forecast:snoqualmie"], in: dir)
         #expect(second.status == 0, "\(second.stderr)")
-        #expect(standIn.requests("/points").map(\.path) == ["/points/47.745,-121.0933", "/points/47.41,-121.4058"], "kept across runs")
+        #expect(standIn.requests("/points").map(\.path) == ["/points/\(Place.stevensPoint)", "/points/47.41,-121.4058"], "kept across runs")
         #expect(standIn.server.requests.count { $0.path == "/gridpoints/SEW/163,68/forecast" } == 2, "the forecast itself was stale (max-age=0)")
         // --refresh looks the point up again; --no-cache keeps nothing between runs.
         _ = try await CLI.run(["--cache-dir", cache, "--refresh", "forecast:stevens"], in: dir)

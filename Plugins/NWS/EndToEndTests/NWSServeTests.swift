@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import LoopbackServer
 import NWSStandIn
@@ -15,7 +17,7 @@ import Testing
         let dir = try Upstream.config(
             sources: #""nws": {"module": "NWS", "options": {"baseURL": "\#(standIn.baseURL.absoluteString)"}}"#,
             routes: #""forecast": "nws", "alerts": "nws""#,
-            extra: #", "cache": {"directory": "cache"}, "places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}, "#
+            extra: #", "cache": {"directory": "cache"}, "places": {\#(Place.stevensConfig), "#
                 + #""snoqualmie": {"name": "Snoqualmie Pass", "latitude": 47.41, "longitude": -121.405833}, "sound": {"latitude": 47.6, "longitude": -122.5}}"#)
         return (standIn, dir)
     }
@@ -40,7 +42,7 @@ import Testing
             async let b = server.request("/v1/urn/forecast:snoqualmie:hourly")
             async let c = server.request("/v1/urn/alerts:snoqualmie")
             #expect(try await [a.status, b.status, c.status] == [200, 200, 200])
-            #expect(standIn.requests("/points").map(\.path) == ["/points/47.745,-121.0933", "/points/47.41,-121.4058"])
+            #expect(standIn.requests("/points").map(\.path) == ["/points/\(Place.stevensPoint)", "/points/47.41,-121.4058"])
         }
     }
 

@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import LoopbackServer
 import NWSStandIn
@@ -42,7 +44,7 @@ import Testing
         #expect(hours[5...14].map { $0["humidity"] as? Int } == [97, 97, 97, 97, 97, 97, 97, 97, 97, 100])
         #expect(hours[0]["visibilityM"] as? Int == 16093 && hours[36]["visibilityM"] as? Int == 15900)
         #expect(hours[37]["visibilityM"] is NSNull, "no value is null, never 0")
-        #expect(standIn.requests("/points").map(\.path) == ["/points/47.745,-121.0933"])
+        #expect(standIn.requests("/points").map(\.path) == ["/points/\(Place.stevensPoint)"])
         #expect(standIn.requests("/gridpoints").map(\.path) == ["/gridpoints/SEW/163,68"])
 
         let text = try await CLI.run(["--no-cache", "--now", Self.now, "sky:stevens"], in: dir)

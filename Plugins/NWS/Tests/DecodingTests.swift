@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import NWSStandIn
 import ConditionsText
 import ConditionsJSON
@@ -103,7 +104,7 @@ import Testing
     }
 
     @Test func pointsAreWrittenWithAtMostFourDecimals() {
-        #expect(NWSPoint(latitude: 47.745, longitude: -121.093333).text == "47.745,-121.0933")
+        #expect(NWSPoint(latitude: Place.stevens.latitude, longitude: Place.stevens.longitude).text == "\(Place.stevensPoint)")
         #expect(NWSPoint(latitude: 30, longitude: -85).text == "30,-85")
         #expect(NWSPoint(latitude: 47.41, longitude: -121.405833).text == "47.41,-121.4058")
         #expect(NWSPoint(latitude: 45.45805556, longitude: -122.66361111).text == "45.4581,-122.6636")

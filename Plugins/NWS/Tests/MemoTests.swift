@@ -25,7 +25,7 @@ import Testing
         _ = try await resolve("forecast:47.745,-121.093333", with: source, memo: memo)
         #expect(standIn.requests("/points").count == 1)
         _ = try await resolve("forecast:snoqualmie", with: source, memo: memo)
-        #expect(standIn.requests("/points").map(\.path) == ["/points/47.745,-121.0933", "/points/47.41,-121.4058"])
+        #expect(standIn.requests("/points").map(\.path) == ["/points/\(Place.stevensPoint)", "/points/47.41,-121.4058"])
 
         // A day later the point is asked again.
         _ = try await resolve("forecast:stevens", with: source, now: morning.addingTimeInterval(86_400), memo: memo)
@@ -42,7 +42,7 @@ import Testing
         defer { standIn.stop() }
         let source = try makeSource(standIn)
         let memo = FreshValues<JSONValue>().memo
-        standIn.fail("/points/47.745,-121.0933", times: 1, with: standIn.unexpectedProblem())
+        standIn.fail("/points/\(Place.stevensPoint)", times: 1, with: standIn.unexpectedProblem())
         #expect(await resolveError("forecast:stevens", with: source, memo: memo) != nil)
         _ = try await resolve("forecast:stevens", with: source, memo: memo)
         #expect(standIn.requests("/points").count == 2)
@@ -53,17 +53,17 @@ import Testing
     @Test func aGoneGridIsLookedUpAgain() async throws {
         let old = "https://api.weather.gov/gridpoints/SEW/160,60/forecast"
         let new = "https://api.weather.gov/gridpoints/SEW/163,68/forecast"
-        let points = "https://api.weather.gov/points/47.745,-121.0933"
+        let points = "https://api.weather.gov/points/\(Place.stevensPoint)"
         let body = { @Sendable (forecast: String) in #"{"properties": {"forecast": "\#(forecast)", "forecastHourly": "\#(forecast)/hourly", "gridId": "SEW", "gridX": 1, "gridY": 2}}"# }
         let forecast = try NWSStandIn.fixture("derived/forecast_SEW_163_68.json")
         let source = try makeSource()
         let memo = FreshValues<JSONValue>().memo
         // Kept from an earlier run: the old grid.
-        _ = try await memo.value(for: "points/47.745,-121.0933", maxAge: 86_400, now: morning) {
+        _ = try await memo.value(for: "points/\(Place.stevensPoint)", maxAge: 86_400, now: morning) {
             try NWSGrid(pointsBody: Data(body(old).utf8), url: URL(string: points)!).json
         }
         let http = RecordingHTTPClient([points: .geoJSON(body(new)), new: .geoJSON(forecast),
-                                        "https://api.weather.gov/alerts/active?point=47.745,-121.0933": .geoJSON(#"{"features": []}"#)],
+                                        "https://api.weather.gov/alerts/active?point=\(Place.stevensPoint)": .geoJSON(#"{"features": []}"#)],
                                        fallback: .problemNotFound)
         let result = try await resolve("forecast:stevens", with: source, http: http, memo: memo)
         #expect(result.periods.count == 14)

@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import ConditionsJSON
 import ConditionsKit
 import Foundation
@@ -12,7 +13,7 @@ import Testing
         let settings = try NWSSettings(options: &options, hostAgent: "conditions/9.9")
         #expect(settings.baseURL.absoluteString == "https://api.weather.gov")
         #expect(settings.userAgent == "conditions/9.9")
-        #expect(settings.pointsURL(NWSPoint(latitude: 47.745, longitude: -121.093333)).absoluteString == "https://api.weather.gov/points/47.745,-121.0933")
+        #expect(settings.pointsURL(NWSPoint(latitude: Place.stevens.latitude, longitude: Place.stevens.longitude)).absoluteString == "https://api.weather.gov/points/\(Place.stevensPoint)")
         #expect(settings.alertsURL(NWSPoint(latitude: 30, longitude: -85)).absoluteString == "https://api.weather.gov/alerts/active?point=30,-85")
         // Without places the examples use here.
         #expect(try makeSource(places: Places(location: .seattle)).examples.first == "forecast:here")

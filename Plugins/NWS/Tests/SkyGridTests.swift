@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import NWSStandIn
 import ConditionsJSON
 import ConditionsKit
@@ -135,7 +136,7 @@ import Testing
 
     /// NWSGrid: `gridX`/`gridY` as text, and the grid-data URL as given or (an older memo entry) built.
     @Test func theGridDataURLIsFollowedOrBuilt() throws {
-        let points = URL(string: "https://api.weather.gov/points/47.745,-121.0933")!
+        let points = URL(string: "https://api.weather.gov/points/\(Place.stevensPoint)")!
         let base = URL(string: "https://api.weather.gov")!
         let given = try NWSGrid(pointsBody: Data(try NWSStandIn.fixture("derived/points_47.745_-121.0933.json").utf8), url: points)
         #expect(given.gridDataURL(base: base)?.absoluteString == "https://api.weather.gov/gridpoints/SEW/163,68")

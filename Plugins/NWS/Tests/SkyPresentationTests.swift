@@ -17,7 +17,7 @@ import Testing
     /// `sky:stevens` answered with the real grid, unmoved, at `now`.
     func resolved() async throws -> SourceResult {
         let http = RecordingHTTPClient([
-            "https://api.weather.gov/points/47.745,-121.0933": .geoJSON(try NWSStandIn.fixture("derived/points_47.745_-121.0933.json")),
+            "https://api.weather.gov/points/\(Place.stevensPoint)": .geoJSON(try NWSStandIn.fixture("derived/points_47.745_-121.0933.json")),
             "https://api.weather.gov/gridpoints/SEW/163,68": .geoJSON(try NWSStandIn.fixture("real/nws_gridpoints_TAE_58_65_2022-02-04.json")),
         ], fallback: .problemNotFound)
         return try await resolve("sky:stevens", with: try makeSource(), http: http, now: Self.now)

@@ -67,7 +67,7 @@ import Testing
         let source = try makeSource(standIn)
         let base = standIn.baseURL.absoluteString
         let memo = FreshValues<JSONValue>().memo
-        _ = try await memo.value(for: "points/47.745,-121.0933", maxAge: 86_400, now: morning) {
+        _ = try await memo.value(for: "points/\(Place.stevensPoint)", maxAge: 86_400, now: morning) {
             ["forecast": .string("\(base)/gridpoints/SEW/163,68/forecast"), "forecastHourly": .string("\(base)/gridpoints/SEW/163,68/forecast/hourly"),
              "office": "SEW", "gridX": 163, "gridY": 68, "timeZone": "America/Los_Angeles", "nearby": "Skykomish, WA"]
         }

@@ -16,7 +16,7 @@ import Testing
         let result = try await resolve("forecast:stevens", with: try makeSource(standIn))
 
         #expect(result.kind == .forecast)
-        #expect(result.data["point"] == "47.745,-121.0933")
+        #expect(result.data["point"] == .string(Place.stevensPoint))
         #expect(result.data["place"]?["name"] == "Stevens Pass")
         #expect(result.data["grid"] == "SEW 163,68")
         #expect(result.data["nearby"] == "Skykomish, WA")
@@ -45,7 +45,7 @@ import Testing
 
         // What went over the wire: the point with four decimals, then the URL it gave.
         let paths = standIn.server.requests.map(\.target).sorted()
-        #expect(paths == ["/alerts/active?point=47.745,-121.0933", "/gridpoints/SEW/163,68/forecast", "/points/47.745,-121.0933"])
+        #expect(paths == ["/alerts/active?point=\(Place.stevensPoint)", "/gridpoints/SEW/163,68/forecast", "/points/\(Place.stevensPoint)"])
         for request in standIn.server.requests {
             #expect(request.headers["accept"] == "application/geo+json")
             #expect(request.headers["user-agent"] == "conditions/0.1.0")
@@ -109,7 +109,7 @@ import Testing
         defer { standIn.stop() }
         let source = try makeSource(standIn)
         for (urn, point) in [("forecast:47.74621234,-121.08590", "47.7462,-121.0859"), ("forecast:47.7000,-121.1", "47.7,-121.1"),
-                             ("forecast:47.745000,-121.093333", "47.745,-121.0933"), ("forecast:-0.00001,0.0", "0,0")] {
+                             ("forecast:47.745000,-121.093333", "\(Place.stevensPoint)"), ("forecast:-0.00001,0.0", "0,0")] {
             let result = try await resolve(urn, with: source)
             #expect(result.data["point"]?.stringValue == point, "\(urn)")
             #expect(standIn.requests("/points").last?.path == "/points/\(point)", "\(urn)")

@@ -11,7 +11,7 @@ import TestHarness
 /// The config's places in the tests: two passes at WSDOT's coordinates, Sumatra (the real
 /// `/points` capture's point) and `here`, Seattle.
 let places = Places(location: .seattle, named: [
-    ("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.093333)),
+    ("stevens", Place.stevens),
     ("snoqualmie", Place(name: "Snoqualmie Pass", latitude: 47.41, longitude: -121.405833)),
     ("sumatra", Place(name: "Sumatra", latitude: 30, longitude: -85)),
     ("Puget-Sound", Place(latitude: 47.6, longitude: -122.5)),

@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import LoopbackServer
 import SnowpackStandIn
@@ -8,7 +10,7 @@ import Testing
 /// NRCS AWDB: text, JSON, CSV and a template, its failures one line each, and `watch` quiet
 /// over unchanged readings.
 @Suite struct SnowpackCLITests {
-    static let places = #""places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}, "#
+    static let places = #""places": {\#(Place.stevensConfig), "#
         + #""snoqualmie": {"name": "Snoqualmie Pass", "latitude": 47.41, "longitude": -121.405833}, "#
         + #""spokane": {"name": "Spokane", "latitude": 47.6588, "longitude": -117.426}}"#
 

@@ -65,7 +65,7 @@ import Testing
         async let stevens = source.resolve("snowpack:stevens", context: context(http, memory: memory))
         async let snoqualmie = source.resolve("snowpack:snoqualmie", context: context(http, memory: memory))
         async let white = source.resolve("snowpack:white", context: context(http, memory: memory))
-        async let point = source.resolve("snowpack:47.745,-121.0933", context: context(http, memory: memory))
+        async let point = source.resolve("snowpack:\(Place.stevensPoint)", context: context(http, memory: memory))
         async let byTriplet = source.resolve("snowpack:station:672:WA:SNTL", context: context(http, memory: memory))
         _ = try await (stevens, snoqualmie, point, byTriplet)
         _ = try? await white  // White Pass E.S. answers [] in this script
@@ -91,7 +91,7 @@ import Testing
         let memory = FreshValues<JSONValue>()
         async let a = source.resolve("snowpack:stevens", context: context(http, memory: memory))
         async let b = source.resolve("snowpack:station:791:WA:SNTL", context: context(http, memory: memory))
-        async let c = source.resolve("snowpack:47.745,-121.0933", context: context(http, memory: memory))
+        async let c = source.resolve("snowpack:\(Place.stevensPoint)", context: context(http, memory: memory))
         async let d = source.resolve("snowpack:snoqualmie", context: context(http, memory: memory))
         let results = try await [a, b, c, d]
         #expect(results[0].data["depthIn"] == results[1].data["depthIn"])

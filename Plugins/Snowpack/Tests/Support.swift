@@ -49,7 +49,7 @@ enum Path {
 /// The config's places: the passes at WSDOT's coordinates; Spokane, far from every WA SNOTEL
 /// station in the list; `here` is Seattle.
 let places = Places(location: .seattle, named: [
-    ("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.0933)),
+    ("stevens", Place.stevens),
     ("snoqualmie", Place(name: "Snoqualmie Pass", latitude: 47.41, longitude: -121.405833)),
     ("white", Place(name: "White Pass", latitude: 46.6383, longitude: -121.39)),
     ("spokane", Place(name: "Spokane", latitude: 47.6588, longitude: -117.426)),

@@ -1,3 +1,5 @@
+import ConditionsKit
+import ConditionsKitTesting
 import Foundation
 import LoopbackServer
 import SpaceWeatherStandIn
@@ -9,7 +11,7 @@ import Testing
 /// OVATION grid, an HTML page with 200, and `watch` telling a new G-level from Kp moving
 /// within one.
 @Suite struct AuroraCLITests {
-    static let places = #""places": {"stevens": {"name": "Stevens Pass", "latitude": 47.745, "longitude": -121.093333}}"#
+    static let places = #""places": {\#(Place.stevensConfig)}"#
 
     /// A started stand-in and a config whose `aurora` instance reads it.
     static func setUp() throws -> (SWPCStandIn, URL) {

@@ -24,7 +24,7 @@ import Testing
 
     @Test(arguments: [
         (47.6097, -122.3331, 238, 48),  // Seattle
-        (47.745, -121.0933, 239, 48),   // Stevens Pass
+        (Place.stevens.latitude, Place.stevens.longitude, 239, 48),   // Stevens Pass
         (63.0, -0.4, 0, 63),            // 359.6° E: rounds up to 360, which is cell 0
         (63.0, -0.6, 359, 63),
         (63.0, 359.6, 0, 63),

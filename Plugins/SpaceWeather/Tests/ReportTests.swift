@@ -82,7 +82,7 @@ import Testing
     /// A place adds itself and OVATION, with a note when the grid is far from the report's time.
     @Test func aPlace() async throws {
         let result = try await makeSource().resolve("aurora:stevens", context: context(try swpc()))
-        #expect(result.data["place"] == ["id": "stevens", "name": "Stevens Pass", "latitude": 47.745, "longitude": -121.0933])
+        #expect(result.data["place"] == ["id": "stevens", "name": "Stevens Pass", "latitude": .double(Place.stevens.latitude), "longitude": .double(Place.stevens.longitude)])
         #expect(result.data["ovation"] == ["probability": 0, "latitude": 48, "longitude": 239,
                                            "observationTime": "2025-01-12T21:42:00Z", "forecastTime": "2025-01-12T22:51:00Z"])
         #expect(result.data["notes"] == ["the OVATION forecast is for 2025-01-12T22:51:00Z, 9429 h before the report's time"])

@@ -39,7 +39,7 @@ enum Path {
 /// The config's places: Stevens Pass; Tromsø and Reykjavik under the auroral oval on
 /// 2025-01-12 (23 % and 14 %); a point at 63° N, 0.4° W, which is cell 0° E, not 359° E.
 let places = Places(location: .seattle, named: [
-    ("stevens", Place(name: "Stevens Pass", latitude: 47.745, longitude: -121.0933)),
+    ("stevens", Place.stevens),
     ("tromso", Place(name: "Tromsø", latitude: 69.65, longitude: 18.96)),
     ("reykjavik", Place(name: "Reykjavik", latitude: 64.15, longitude: -21.94)),
     ("meridian", Place(name: "Off Shetland", latitude: 63, longitude: -0.4)),

@@ -1,3 +1,4 @@
+import ConditionsKitTesting
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
@@ -37,7 +38,7 @@ import Testing
         #expect(card.updated == Timestamp.parse("2025-12-15T07:35:00Z"))
         #expect(card.staleNote == nil, "five minutes old is news")
         #expect(card.link?.url.absoluteString == "https://wsdot.com/travel/real-time/mountainpasses/stevens")
-        #expect(card.coordinate == .init(latitude: 47.745, longitude: -121.093333), "WSDOT's feed coordinates, from the catalog")
+        #expect(card.coordinate == .init(latitude: Place.stevens.latitude, longitude: Place.stevens.longitude), "WSDOT's feed coordinates, from the catalog")
     }
 
     @Test func anOffSeasonReportIsMarkedStale() {
