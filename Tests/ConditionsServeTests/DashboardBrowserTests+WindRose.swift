@@ -83,8 +83,7 @@ struct GustsSource: ConditionsSource {
     static let exampleURNs = ["wind:here"]
 
     init(configuration: SourceConfiguration) throws {
-        var options = configuration.options
-        try options.finish()
+        try configuration.options.finish()
     }
 
     func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
