@@ -27,6 +27,12 @@ package final class HistoryStore: HistoryStoring {
 
     /// How long a writer waits for another process's write to finish before giving up.
     static let busyTimeoutMilliseconds = 10_000
+    /// How long an opener waits for another connection to finish setting the store up (WAL
+    /// mode, migrations) before giving up. Setting up syncs the file to disk a few times, and
+    /// with disks busy (three test suites building beside each other, load 13 to 40) that
+    /// outlasted 10 s in all three of issue 46's side-by-side runs; it is rare, so waiting
+    /// longer costs nothing otherwise.
+    static let setupTimeoutSeconds = 60.0
     /// At most this many observations in one INSERT (SQLite binds 7 values per row).
     static let observationsPerStatement = 500
 
@@ -66,7 +72,7 @@ package final class HistoryStore: HistoryStoring {
         let lock: StoreOpeningLock?
         do {
             lock = try await thread.runIfActive {
-                try StoreOpeningLock.acquire(file.deletingLastPathComponent(), file: file, timeout: Double(Self.busyTimeoutMilliseconds) / 1000)
+                try StoreOpeningLock.acquire(file.deletingLastPathComponent(), file: file, timeout: Self.setupTimeoutSeconds)
             }
         } catch {
             await store.close()

@@ -9,8 +9,8 @@ import Foundation
 /// (WAL mode, the schema): connections opening one store at once, in this process or others,
 /// take turns there. Two converting a new file to WAL at once is not safe to leave to SQLite:
 /// it answers one of them SQLITE_BUSY without calling its busy handler (waiting could
-/// deadlock), and under load the turns it leaves can outlast the busy timeout (issue 46's
-/// loaded runs). Once set up, a store's writers share it as SQLite intends.
+/// deadlock), and retrying until the busy timeout still lost under load (issue 46's loaded
+/// runs). Once set up, a store's writers share it as SQLite intends.
 ///
 /// The folder, not the database file: closing any descriptor of the database file would drop
 /// SQLite's own POSIX locks on it for every connection of the process. Acquired on the store's
