@@ -95,7 +95,6 @@ enum DrawingShape {
             let stroked = element["polyline"] as? [String: Any] != nil || element["line"] as? [String: Any] != nil
             element["fill"] = stroked ? false : present(colour)
             element["stroke"] = stroked ? present(colour) : false
-            element["stroked"] = stroked
             plot.append(element)
         }
         view["plot"] = plot
