@@ -44,6 +44,15 @@ import Testing
         #expect(try load(#"{"retain": 7200}"#).0.history.retain == 7200)
     }
 
+    @Test func aFleetsWaitForItsDatabaseTakesADurationWithinBounds() throws {
+        #expect(try load(nil).0.history.fleetTimeout == nil, "FleetDatabase's own 2 s")
+        #expect(try load(#"{"url": "postgres://a@h/d", "fleetTimeout": "30s"}"#).0.history.fleetTimeout == 30)
+        #expect(try load(#"{"fleetTimeout": 0.5}"#).0.history.fleetTimeout == 0.5, "the URL may come from $CONDITIONS_HISTORY_URL")
+        #expect(problems(#"{"fleetTimeout": "1h"}"#) == ["history.fleetTimeout: 3600.0 s is outside 0.1 s…300 s"])
+        #expect(problems(#"{"fleetTimeout": 0}"#) == ["history.fleetTimeout: 0.0 s is outside 0.1 s…300 s"])
+        #expect(problems(#"{"fleetTimeout": "soon"}"#) == [#"history.fleetTimeout: expected a duration such as 300, "90s", "5m" or "6h", found "soon""#])
+    }
+
     @Test func problemsNameTheirJSONPath() {
         #expect(problems(#""forever""#) == ["history: expected an object, found string"])
         #expect(problems(#"{"retain": "soon"}"#) == [#"history.retain: expected a duration between 1h and 36500d such as "180d" or "12h", found "soon""#])
@@ -52,7 +61,7 @@ import Testing
         #expect(problems(#"{"path": ""}"#) == ["history.path: the path is empty"])
         #expect(problems(#"{"path": "/var/lib/conditions/"}"#).first?.hasPrefix("history.path: \"/var/lib/conditions\" names a folder") == true,
                 "\(problems(#"{"path": "/var/lib/conditions/"}"#))")
-        #expect(problems(#"{"retian": "1d"}"#) == [#"unknown option history.retian (did you mean "retain"?); known: enabled, passwordFile, path, retain, sslmode, sslrootcert, url"#],
+        #expect(problems(#"{"retian": "1d"}"#) == [#"unknown option history.retian (did you mean "retain"?); known: enabled, fleetTimeout, passwordFile, path, retain, sslmode, sslrootcert, url"#],
                 "\(problems(#"{"retian": "1d"}"#))")
     }
 }

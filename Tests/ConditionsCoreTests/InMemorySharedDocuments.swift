@@ -6,6 +6,8 @@ import Foundation
 /// or the document is stored; a waiter looks every 5 ms. It counts what it was asked, so a
 /// test can tell which replica did what.
 actor InMemorySharedDocuments: SharedDocuments {
+    /// Never reached: tests give `UpstreamDocuments` the timeout they mean.
+    nonisolated let deadline = Duration.seconds(60)
     private var documents: [String: StoredDocument] = [:]
     private var leases: [String: ContinuousClock.Instant] = [:]
     private(set) var leasesGranted = 0
@@ -58,6 +60,7 @@ actor InMemorySharedDocuments: SharedDocuments {
 /// A store that never answers: every call hangs until cancelled, as a database behind a
 /// dropped connection might.
 struct UnresponsiveSharedDocuments: SharedDocuments {
+    var deadline = Duration.seconds(2)
     private func hang() async { try? await Task.sleep(for: .seconds(3600)) }
     func fresh(_ key: String, now: Date) async -> StoredDocument? { await hang(); return nil }
     func lease(_ key: String, for seconds: Double) async -> Bool { await hang(); return true }
@@ -65,4 +68,19 @@ struct UnresponsiveSharedDocuments: SharedDocuments {
     func store(_ key: String, _ document: StoredDocument) async { await hang() }
     func release(_ key: String) async { await hang() }
     func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? { await hang(); return nil }
+}
+
+/// A store that answers every call, after `delay`, within its own `deadline`: a database that
+/// is slow but says how long a caller should wait for it.
+struct SlowSharedDocuments: SharedDocuments {
+    let deadline: Duration
+    let delay: Duration
+    let document: StoredDocument
+    private func pause() async { try? await Task.sleep(for: delay) }
+    func fresh(_ key: String, now: Date) async -> StoredDocument? { await pause(); return document }
+    func lease(_ key: String, for seconds: Double) async -> Bool { await pause(); return false }
+    func renew(_ key: String, for seconds: Double) async { await pause() }
+    func store(_ key: String, _ document: StoredDocument) async { await pause() }
+    func release(_ key: String) async { await pause() }
+    func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? { await pause(); return document }
 }

@@ -209,6 +209,22 @@ import Testing
         #expect(upstream.requestCount("/feed") == 1)
     }
 
+    /// A replica waits for its store as long as the store says (`"history": {"fleetTimeout"}`),
+    /// not the 2 s it would otherwise: a store answering after 3 s, within its 60 s, still
+    /// answers, and nothing is fetched.
+    @Test func theStoresOwnDeadlineIsHowLongAReplicaWaitsForIt() async throws {
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let clock = TestClock()
+        let stored = StoredDocument(status: 200, headers: ["content-type": "application/json"], body: Data(#"{"passes": ["stored"]}"#.utf8),
+                                    url: upstream.url("/feed"), fetchedAt: clock.now, freshUntil: clock.now.addingTimeInterval(60))
+        let share = SlowSharedDocuments(deadline: .seconds(60), delay: .seconds(3), document: stored)
+        let documents = UpstreamDocuments(share: share, clock: { clock.now }, logger: Self.logger)
+        let answers = try await Self.get(documents, HTTPRequest(url: upstream.url("/feed")))
+        #expect(answers.map { String(decoding: $0.body, as: UTF8.self) } == [#"{"passes": ["stored"]}"#])
+        #expect(upstream.requestCount("/feed") == 0)
+    }
+
     @Test func aFailedFetchReleasesTheLease() async throws {
         let upstream = try Self.upstream(.text("no", status: 503))
         defer { upstream.stop() }

@@ -6,7 +6,7 @@ extension Configuration {
     /// The `history` object: where `watch` and `serve` keep every change they see
     /// (`{"path": "…", "retain": "180d", "enabled": true}`, all optional), in an SQLite file or,
     /// with `url`, a PostgreSQL database (`{"url": "postgres://…", "passwordFile", "sslmode",
-    /// "sslrootcert"}`).
+    /// "sslrootcert", "fleetTimeout"}`).
     package struct HistorySettings: Sendable {
         /// The store's file; nil: `defaultPath(environment:)`.
         package var path: URL?
@@ -22,6 +22,9 @@ extension Configuration {
         package var retain: Double = HistorySettings.defaultRetain
         /// Whether `watch` and `serve` record at all (`--no-history` turns it off for one run).
         package var enabled = true
+        /// How long a request of `serve` waits for the database replicas share (a document,
+        /// a lease) before going on without it; nil: `FleetDatabase`'s 2 s.
+        package var fleetTimeout: Double?
 
         /// Settings as given.
         package init(path: URL? = nil, retain: Double = HistorySettings.defaultRetain, enabled: Bool = true) {
@@ -124,6 +127,12 @@ extension Configuration {
                     history.retain = seconds
                 } else {
                     problems.append("history.retain: expected a duration between 1h and 36500d such as \"180d\" or \"12h\", found \(value.serialized())")
+                }
+            }
+            if let value = options.value("fleetTimeout"),
+               let seconds = Self.readDuration(value, path: "history.fleetTimeout", problems: &problems) {
+                if (0.1...300).contains(seconds) { history.fleetTimeout = seconds } else {
+                    problems.append("history.fleetTimeout: \(seconds) s is outside 0.1 s…300 s")
                 }
             }
             try options.finish()

@@ -67,11 +67,12 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
         holder = "\(ProcessInfo.processInfo.hostName):\(getpid()):\(UUID().uuidString.prefix(8))"
     }
 
-    /// The fleet database of `database` (history's), with its TLS as `sslmode` says.
-    package convenience init(database: HistoryDatabase, logger: Logger) throws {
+    /// The fleet database of `database` (history's), with its TLS as `sslmode` says, each call
+    /// on a request's path waiting at most `deadline` (`"history": {"fleetTimeout"}`).
+    package convenience init(database: HistoryDatabase, logger: Logger, deadline: Duration = .seconds(2)) throws {
         self.init(configuration: .init(host: database.host, port: database.port, username: database.user, password: database.password,
                                        database: database.database, tls: try Self.tls(database)),
-                  shownURL: database.displayURL, logger: logger)
+                  shownURL: database.displayURL, logger: logger, deadline: deadline)
     }
 
     /// libpq's `sslmode` as the pool's TLS settings (`PostgresHistoryStore.tlsConfiguration`).

@@ -8,8 +8,10 @@ import Foundation
 /// Keys are digests (`UpstreamDocuments.key`): no URL, header or credential in clear. The
 /// methods do not throw: an implementation answers "nothing stored" (nil, false) when it
 /// cannot reach its store, and the replica then fetches for itself. One that takes too long is
-/// not waited for beyond `UpstreamDocuments.shareTimeout` either.
+/// not waited for beyond its `deadline` either.
 package protocol SharedDocuments: Sendable {
+    /// How long a request waits for any one call before going on without the store.
+    var deadline: Duration { get }
     /// A copy someone stored that is still fresh at `now`.
     func fresh(_ key: String, now: Date) async -> StoredDocument?
     /// Tries to take the lease for `key` for `seconds`; false when another replica holds it.

@@ -84,13 +84,13 @@ package final class UpstreamDocuments: Sendable {
     /// Documents fetched through `clients` (each source's limits to its client; by default
     /// the process's libcurl client, retried: `HTTPClients.direct`), kept within `limits`,
     /// with `share` asked before any fetch. A call into `share` taking longer than
-    /// `shareTimeout` counts as no answer (the store is then left out for that request); a
+    /// `shareTimeout` (by default the store's own `deadline`) counts as no answer (the store is then left out for that request); a
     /// replica waits for another holding a document's lease as long as that one's fetch may
     /// take, plus `shareWait`, or until it stops renewing its lease of `leaseSeconds`. `clock` says what time it is (tests move it); `observe`
     /// (a server's metrics) hears each answer and the number waiting; it must be quick and must
     /// not call back.
     package init(limits: Limits = UpstreamDocuments.standardLimits, share: (any SharedDocuments)? = nil,
-                 shareTimeout: Duration = .seconds(2), shareWait: Duration = .seconds(5), leaseSeconds: Double = 10,
+                 shareTimeout: Duration? = nil, shareWait: Duration = .seconds(5), leaseSeconds: Double = 10,
                  clock: @escaping @Sendable () -> Date = { Date() }, logger: Logger,
                  clients: (@Sendable (HTTPLimits) -> any HTTPClient)? = nil,
                  observe: (@Sendable (Observation) -> Void)? = nil) {
@@ -98,7 +98,7 @@ package final class UpstreamDocuments: Sendable {
         self.observe = observe
         self.clients = clients ?? HTTPClients.direct(version: Version.current, logger: logger)
         self.share = share
-        self.shareTimeout = shareTimeout
+        self.shareTimeout = shareTimeout ?? share?.deadline ?? .seconds(2)
         self.shareWait = shareWait
         self.leaseSeconds = leaseSeconds
         self.clock = clock

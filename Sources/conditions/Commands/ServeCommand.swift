@@ -62,7 +62,8 @@ struct ServeCommand: AsyncParsableCommand {
             // Replicas sharing PostgreSQL share upstream documents and change announcements too.
             var fleet: FleetDatabase?
             if let recorder, case .postgres(let database) = recorder.location {
-                do { fleet = try FleetDatabase(database: database, logger: logger) } catch {
+                let deadline = runtime.configuration.history.fleetTimeout.map { Duration.milliseconds(Int(($0 * 1000).rounded())) } ?? .seconds(2)
+                do { fleet = try FleetDatabase(database: database, logger: logger, deadline: deadline) } catch {
                     throw Failure.configuration(ConfigurationError("history: \(database.displayURL): \(error)"))
                 }
             }
