@@ -17,6 +17,10 @@ Usage: scripts/browser.py URL [options]   (prints one JSON object on stdout)
   --count SELECTOR   how many elements match SELECTOR ("counts"; repeatable; works without
                      JavaScript, and sees <noscript> content as elements only when it is)
   --screenshot FILE  then write a PNG of the viewport to FILE
+  --element-shots DIR  then write a PNG of each element matching --element into DIR, named by
+                     its data-urn (":" and "/" as "_"), or its position: the cards' looks,
+                     compared before and after a change by scripts/card-shots.py
+  --element SELECTOR the elements --element-shots takes (default article[data-urn])
   --timing           include the page's Navigation and Paint Timing ("timing", in ms)
   --timeout S        overall bound in seconds (default 60)
 
@@ -171,6 +175,18 @@ TIMING = """new Promise((resolve) => {
 })"""
 
 
+# Each matching element's box in page coordinates (whole pixels, so a clip takes no partial
+# pixel) and a file name: its data-urn with ":" and "/" as "_", else its position.
+ELEMENT_BOXES = """
+Array.from(document.querySelectorAll(%s)).map((element, index) => {
+  const box = element.getBoundingClientRect();
+  const left = Math.floor(box.left + window.scrollX), top = Math.floor(box.top + window.scrollY);
+  return {x: left, y: top, width: Math.ceil(box.right + window.scrollX) - left, height: Math.ceil(box.bottom + window.scrollY) - top,
+          name: (element.dataset.urn || `element-${index + 1}`).replace(/[:/]/g, "_")};
+}).filter((box) => box.width > 0 && box.height > 0)
+"""
+
+
 def main():
     parser = argparse.ArgumentParser(description="Load a page in headless Chromium and report on it (JSON).")
     parser.add_argument("url")
@@ -184,6 +200,8 @@ def main():
     parser.add_argument("--dom", action="store_true")
     parser.add_argument("--count", action="append", default=[])
     parser.add_argument("--screenshot")
+    parser.add_argument("--element-shots", dest="element_shots")
+    parser.add_argument("--element", default="article[data-urn]")
     parser.add_argument("--timing", action="store_true")
     parser.add_argument("--timeout", type=float, default=60)
     options = parser.parse_args()
@@ -236,6 +254,18 @@ def main():
             shot = browser.call("Page.captureScreenshot", {"format": "png"})
             with open(options.screenshot, "wb") as file:
                 file.write(base64.b64decode(shot["data"]))
+        if options.element_shots:
+            import base64
+            boxes = browser.evaluate(ELEMENT_BOXES % json.dumps(options.element))
+            os.makedirs(options.element_shots, exist_ok=True)
+            report["elementShots"] = []
+            for box in boxes:
+                clip = {"x": box["x"], "y": box["y"], "width": box["width"], "height": box["height"], "scale": 1}
+                shot = browser.call("Page.captureScreenshot", {"format": "png", "clip": clip, "captureBeyondViewport": True})
+                path = os.path.join(options.element_shots, box["name"] + ".png")
+                with open(path, "wb") as file:
+                    file.write(base64.b64decode(shot["data"]))
+                report["elementShots"].append(path)
         # Navigations of the main frame after the first load: a reload would show here.
         report["navigations"] = sum(1 for m in browser.events if m.get("method") == "Page.frameNavigated"
                                     and m["params"]["frame"].get("id") == frame and not m["params"]["frame"].get("parentId")) - 1
