@@ -164,7 +164,6 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/page.mustache"),
                 .embedInCode("Dashboard/Resources/templates/card.mustache"),
                 .embedInCode("Dashboard/Resources/templates/part.mustache"),
-                .embedInCode("Dashboard/Resources/templates/moon.mustache"),
                 .embedInCode("Dashboard/Resources/templates/chart.mustache"),
                 .embedInCode("Dashboard/Resources/templates/bands.mustache"),
                 .embedInCode("Dashboard/Resources/templates/timeline.mustache"),

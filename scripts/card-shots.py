@@ -30,6 +30,9 @@ import zlib
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 URNS = ["moon:2026-11-26", "phases:4", "snowfall:stevens:2022", "snowpack:stevens", "avalanche:stevens",
         "night:stevens:2026-11-22", "sky:stevens"]
+# Ages ("Updated 241 d 9 h ago") are the one thing on a card that changes by the minute; they
+# are written as one fixed age before the picture, and taken from the page's ticker.
+STILL = """document.querySelectorAll("time[data-ago]").forEach((time) => { time.removeAttribute("data-ago"); time.textContent = "1 d ago"; }); true"""
 SNOWFALL = {"MountainPassId=10&Year=2022": "Plugins/WSDOT/Tests/Resources/real/DERIVED_wsdot_snowfall_stevens_2022-23.json"}
 
 
@@ -81,16 +84,19 @@ def capture(directory, binary):
         if base is None:
             log.seek(0)
             sys.exit(f"card-shots: the server did not start: {log.read()[-2000:]}")
-        page = base + "/?" + "&".join("urn=" + urn for urn in URNS)
+        # One page per card: a card's place on a page of several moves with the others' heights
+        # (an age's words wrapping), and a card moved by a fraction of a pixel is drawn
+        # anew, every edge's anti-aliasing changed.
         for scheme in ["light", "dark"]:
             out = os.path.join(directory, scheme)
-            arguments = [sys.executable, os.path.join(ROOT, "scripts/browser.py"), page, "--window", "360x740",
-                         "--wait", "document.documentElement.dataset.live === 'open'", "--element-shots", out]
-            report = json.loads(subprocess.run(arguments + (["--dark"] if scheme == "dark" else []),
-                                               capture_output=True, text=True, check=False).stdout or "{}")
-            if report.get("error") or not report.get("waited"):
-                sys.exit(f"card-shots: {scheme}: {report.get('error', 'the page never went live')}")
-            print(f"card-shots: {scheme}: {len(report.get('elementShots', []))} cards in {out}", file=sys.stderr)
+            for urn in URNS:
+                arguments = [sys.executable, os.path.join(ROOT, "scripts/browser.py"), base + "/?urn=" + urn, "--window", "360x740",
+                             "--wait", "document.documentElement.dataset.live === 'open'", "--eval", STILL, "--element-shots", out]
+                report = json.loads(subprocess.run(arguments + (["--dark"] if scheme == "dark" else []),
+                                                   capture_output=True, text=True, check=False).stdout or "{}")
+                if report.get("error") or not report.get("waited") or len(report.get("elementShots", [])) != 1:
+                    sys.exit(f"card-shots: {scheme} {urn}: {report.get('error', 'the page never went live, or showed no card')}")
+            print(f"card-shots: {scheme}: {len(URNS)} cards in {out}", file=sys.stderr)
     finally:
         server.terminate()
         server.wait()

@@ -21,7 +21,7 @@ extension DashboardBrowserTests {
         try await InProcessServer.with(in: dir, catalog: SourceCatalog([GustsSource.self])) { server in
             let page = "http://127.0.0.1:\(server.port)/?urn=wind:here"
             let html = try await server.request("/?urn=wind:here")
-            #expect(html.status == 200 && html.body.contains("class=\"drawing\""), "\(html.body.prefix(2000))")
+            #expect(html.status == 200 && html.body.contains("class=\"drawing"), "\(html.body.prefix(2000))")
             let report = try await Browser.load(page, ["--eval", #"""
                 (() => {
                   const figure = document.querySelector("#card-wind-here .drawing");

@@ -85,10 +85,11 @@ enum DashboardSetup {
     /// own geometry, `isPointInFill`), the map's markers and where they are, as JSON.
     static let summary = #"""
     (() => {
-      const lit = (svg) => {
-        const path = svg.querySelector(".moon__lit");
-        const at = (x, y) => path.getAttribute("d") !== "" && path.isPointInFill(new DOMPoint(x, y));
-        return {right: at(44, 0), left: at(-44, 0), centre: at(0, 0), side: svg.dataset.litSide, label: svg.querySelector("title").textContent};
+      // A moon is a square drawing: its lit part a path in a unit box (centre ½, ½; radius 0.48).
+      const lit = (figure) => {
+        const path = figure.querySelector("path.ink--lit");
+        const at = (x, y) => !!path && path.isPointInFill(new DOMPoint(x, y));
+        return {right: at(0.94, 0.5), left: at(0.06, 0.5), centre: at(0.5, 0.5), label: figure.querySelector("svg.drawing__plot > title").textContent};
       };
       const cards = Array.from(document.querySelectorAll("article.card")).map((card) => ({
         id: card.id, urn: card.dataset.urn, classes: card.className, status: card.dataset.status || null,
@@ -96,8 +97,8 @@ enum DashboardSetup {
         statusIcon: card.querySelector(":scope > header .status__icon use")?.getAttribute("href") ?? null,
         title: card.querySelector("h2").textContent,
         rows: Array.from(card.querySelectorAll(":scope > .rows > .row")).map((row) => [row.querySelector("dt").textContent, row.querySelector("dd").textContent]),
-        rowMoons: Array.from(card.querySelectorAll(":scope > .rows svg.moon")).map(lit),
-        moon: card.querySelector(":scope > .card__figure svg.moon") ? lit(card.querySelector(":scope > .card__figure svg.moon")) : null,
+        rowMoons: Array.from(card.querySelectorAll(":scope > .rows figure.drawing--square")).map(lit),
+        moon: card.querySelector(":scope > figure.drawing--square") ? lit(card.querySelector(":scope > figure.drawing--square")) : null,
         lines: card.querySelector(".lines")?.textContent ?? null,
         failure: card.querySelector(".failure")?.textContent ?? null,
         suggestions: Array.from(card.querySelectorAll(".suggestions a")).map((a) => a.getAttribute("href")),

@@ -119,8 +119,6 @@ public struct ResultCard: Sendable, Equatable {
 
     /// A drawing a page knows how to make.
     public enum Figure: Sendable, Equatable {
-        /// The moon as seen from `MoonDrawing`'s hemisphere.
-        case moon(MoonDrawing)
         /// A small bar chart (a pass's new snow per day).
         case bars(BarChart)
         /// Labelled values on coloured fills, grouped (avalanche danger by elevation band,
@@ -160,29 +158,6 @@ public struct ResultCard: Sendable, Equatable {
             self.label = label
         }
     }
-}
-
-/// The moon's lit part as an observer sees it: how much is lit, and on which side.
-///
-/// Seen from the northern hemisphere a waxing moon is lit on the right and a waning one on the
-/// left; from the southern hemisphere the moon appears upside down, so the sides swap.
-public struct MoonDrawing: Sendable, Equatable {
-    /// The lit fraction of the disc, 0 (new) … 1 (full).
-    public var illuminated: Double
-    /// Whether the moon is waxing (new → full) rather than waning.
-    public var waxing: Bool
-    /// Whether the observer is south of the equator.
-    public var southern: Bool
-
-    /// A moon `illuminated` (clamped to 0…1), `waxing` or not, seen from the `southern` hemisphere or not.
-    public init(illuminated: Double, waxing: Bool, southern: Bool) {
-        self.illuminated = illuminated.isFinite ? min(1, max(0, illuminated)) : 0
-        self.waxing = waxing
-        self.southern = southern
-    }
-
-    /// Whether the lit side is on the observer's right.
-    public var litOnRight: Bool { waxing != southern }
 }
 
 extension PresentationContext {

@@ -66,7 +66,7 @@ struct CardView {
                 ["urn": urn, "href": "/?urn=" + (urn.addingPercentEncoding(withAllowedCharacters: Self.queryValue) ?? "")]
             }
             view["failure"] = ["kind": kind.rawValue, "message": message, "suggestions": links, "hasSuggestions": !links.isEmpty] as [String: Any]
-            for key in ["subtitle", "moon", "image", "chart", "bands", "timeline", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
+            for key in ["subtitle", "image", "chart", "bands", "timeline", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
             return view
         case .success(_, _, let fetchedAt, _, let staleAge):
             guard let card = built.card else { return view }
@@ -86,7 +86,6 @@ struct CardView {
         view["title"] = card.title
         view["subtitle"] = card.subtitle ?? false
         view["status"] = card.status.map(Self.status) ?? false
-        if case .moon(let moon)? = card.figure { view["moon"] = self.moon(moon, id: id, size: "large") } else { view["moon"] = false }
         // Only https: the page's policy loads no other images, and a fixture must not put a
         // `javascript:` or plain-http URL on it.
         if let image = card.image, image.url.scheme?.lowercased() == "https", image.url.host?.isEmpty == false {
@@ -100,7 +99,7 @@ struct CardView {
         if case .drawing(let drawing)? = card.figure { view["drawing"] = DrawingShape.view(drawing, id: id) } else { view["drawing"] = false }
         let rows = card.rows.enumerated().map { index, row -> [String: Any] in
             var item: [String: Any] = ["label": row.label, "value": row.value, "rowTone": row.tone?.rawValue ?? false]
-            if case .moon(let moon)? = row.figure { item["rowMoon"] = self.moon(moon, id: "\(id)-row\(index + 1)", size: "small") } else { item["rowMoon"] = false }
+            if case .drawing(let drawing)? = row.figure { item["rowDrawing"] = DrawingShape.view(drawing, id: "\(id)-row\(index + 1)") } else { item["rowDrawing"] = false }
             return item
         }
         view["rows"] = rows
@@ -149,13 +148,5 @@ struct CardView {
 
     static func status(_ status: ResultCard.Status) -> [String: Any] {
         ["word": status.word, "tone": status.tone.rawValue]
-    }
-
-    static func moon(_ moon: MoonDrawing, id: String, size: String) -> [String: Any] {
-        [
-            "id": "\(id)-moon", "size": size, "path": MoonShape.litPath(moon, radius: 48),
-            "description": MoonShape.description(moon), "litSide": moon.illuminated < 0.005 ? "none" : moon.illuminated > 0.995 ? "all" : (moon.litOnRight ? "right" : "left"),
-            "illuminated": String(format: "%.3f", moon.illuminated),
-        ]
     }
 }

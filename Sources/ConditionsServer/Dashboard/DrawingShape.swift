@@ -9,7 +9,7 @@ import Foundation
 /// `height` pixels tall: its marks are drawn in an inner SVG 1000 units wide stretched to that
 /// width (strokes keep their width: `vector-effect`), its text in the outer one at percentages
 /// of the width, so words keep their size. Paths are drawn in an inner SVG of 1 × 1 stretched
-/// over the frame. The page's policy allows no inline style: every position is an attribute.
+/// over the frame. Marks keep their order across these layers. The page's policy allows no inline style: every position is an attribute.
 ///
 /// What cannot be drawn is left out, never guessed: a non-finite number, an empty or
 /// reversed axis (nothing but the words), path data with anything but path commands.
@@ -47,7 +47,13 @@ enum DrawingShape {
         func length(_ value: Double) -> Double? {
             value.isFinite && value >= 0 ? value / (x.upperBound - x.lowerBound) * width : nil
         }
-        var plot: [[String: Any]] = [], words: [[String: Any]] = [], paths: [[String: Any]] = []
+        // Marks are drawn in order. Consecutive marks of one layer (the plot's shapes, paths in
+        // their unit box, words at the frame's scale) share one SVG group; a mark of another
+        // layer starts the next, so a later mark still covers an earlier one.
+        var layers: [(kind: String, marks: [[String: Any]])] = []
+        func add(_ element: [String: Any], to kind: String) {
+            if layers.last?.kind == kind { layers[layers.count - 1].marks.append(element) } else { layers.append((kind, [element])) }
+        }
         for mark in drawable ? drawing.marks : [] {
             var element: [String: Any] = ["label": present(mark.label)]
             for key in ["rect", "polyline", "polygon", "line", "circle", "arc", "text", "path"] { element[key] = false }
@@ -81,26 +87,27 @@ enum DrawingShape {
                 element["text"] = ["x": strip ? number(p.x / width * 100) + "%" : number(p.x), "y": number(p.y), "anchor": anchor.rawValue, "words": text]
                 element["class"] = inkClass
                 element["fill"] = present(colour)
-                words.append(element)
+                add(element, to: "words")
                 continue
             case .path(let data):
                 guard isPathData(data) else { continue }
                 element["path"] = ["d": data]
                 element["class"] = inkClass
                 element["fill"] = present(colour)
-                paths.append(element)
+                add(element, to: "paths")
                 continue
             }
             element["class"] = inkClass
             let stroked = element["polyline"] as? [String: Any] != nil || element["line"] as? [String: Any] != nil
             element["fill"] = stroked ? false : present(colour)
             element["stroke"] = stroked ? present(colour) : false
-            plot.append(element)
+            add(element, to: "plot")
         }
-        view["plot"] = plot
-        view["words"] = words
-        view["paths"] = paths
-        view["hasPaths"] = !paths.isEmpty
+        view["layers"] = layers.map { layer -> [String: Any] in
+            var item: [String: Any] = ["plot": false, "paths": false, "words": false]
+            item[layer.kind] = ["marks": layer.marks]
+            return item
+        }
         view["key"] = drawing.key.map { entry -> [String: Any] in
             let (inkClass, colour) = ink(entry.ink)
             return ["label": entry.label, "class": inkClass, "fill": present(colour)]
