@@ -13,7 +13,7 @@ import Testing
     /// change and equal `--now`s are the same state.
     static func clockConfig() throws -> URL {
         let dir = try Upstream.config(
-            sources: #""clock": {"module": "Exec", "options": {"command": ["/bin/sh", "clock.sh"], "routes": ["pass:{name}"]}}"#,
+            sources: #""clock": {"module": "Exec", "options": {"command": ["/bin/sh", "clock.sh"], "routes": ["pass:{name}"], "timeout": 600}}"#,
             routes: #""pass": "clock", "moon": "astronomy""#,
             extra: #", "history": {"path": "history.sqlite"}"#)
         try WatchHookTests.script(#"""

@@ -19,7 +19,7 @@ import SystemPackage
     /// filler in each result make the change event that large.
     static func flippingConfig(padding: Int = 0) throws -> URL {
         let dir = try Upstream.config(
-            sources: #""flip": {"module": "Exec", "options": {"command": ["/bin/sh", "flip.sh"], "routes": ["pass:{name}"], "environment": {"PAD": "\#(padding)"}}}"#,
+            sources: #""flip": {"module": "Exec", "options": {"command": ["/bin/sh", "flip.sh"], "routes": ["pass:{name}"], "environment": {"PAD": "\#(padding)"}, "timeout": 600}}"#,
             routes: #""pass": "flip""#)
         try script("""
             cat > /dev/null

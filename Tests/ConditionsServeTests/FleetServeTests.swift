@@ -27,7 +27,7 @@ import Testing
         let url = "postgres://\(cluster.user):${\(passwordVariable)}@127.0.0.1:\(cluster.port)/\(cluster.database)?sslmode=disable"
         let wait = fleetTimeout.map { #", "fleetTimeout": "\#($0)""# } ?? ""
         let dir = try Upstream.config(
-            sources: #""wsdot": {"module": "WSDOT", "ttl": \#(ttl), "options": {"mode": "api", "baseURL": "\#(upstream.url("/api").absoluteString)", "accessCode": "${WSDOT_ACCESS_CODE}"}}, "flip": {"module": "Exec", "ttl": 0, "options": {"command": ["/bin/sh", "flip.sh"], "routes": ["flip:{name}"]}}"#,
+            sources: #""wsdot": {"module": "WSDOT", "ttl": \#(ttl), "options": {"mode": "api", "baseURL": "\#(upstream.url("/api").absoluteString)", "accessCode": "${WSDOT_ACCESS_CODE}"}}, "flip": {"module": "Exec", "ttl": 0, "options": {"command": ["/bin/sh", "flip.sh"], "routes": ["flip:{name}"], "timeout": 600}}"#,
             routes: #""pass": "wsdot", "flip": "flip""#,
             extra: #", "history": {"url": "\#(url)"\#(wait)}"#)
         try ServeHistoryTests.script(#"""

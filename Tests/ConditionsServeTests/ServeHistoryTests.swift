@@ -11,7 +11,7 @@ import Testing
     /// server's memory forgets the first (`/v1/resolve` of the same URN answers from memory).
     static func config(history: String = "") throws -> URL {
         let dir = try Upstream.config(
-            sources: #""flip": {"module": "Exec", "ttl": 0, "options": {"command": ["/bin/sh", "flip.sh"], "routes": ["pass:{name}"]}}"#,
+            sources: #""flip": {"module": "Exec", "ttl": 0, "options": {"command": ["/bin/sh", "flip.sh"], "routes": ["pass:{name}"], "timeout": 600}}"#,
             routes: #""pass": "flip""#, extra: history)
         try script(#"""
             name=$(sed 's/.*"name": *"\([^"]*\)".*/\1/')

@@ -57,7 +57,7 @@ import Testing
               "location": { "name": "Seattle", "latitude": 47.6097, "longitude": -122.3331 },
               "sources": {
                 "fixtures": { "module": "Fixtures" },
-                "tides": { "module": "Exec", "options": { "command": ["python3", "broken.py"], "routes": ["tide:{station}"] } }
+                "tides": { "module": "Exec", "options": { "command": ["python3", "broken.py"], "routes": ["tide:{station}"], "timeout": 600 } }
               },
               "routes": { "pass": "fixtures", "tide": "tides" }
             }

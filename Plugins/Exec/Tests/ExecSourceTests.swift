@@ -48,11 +48,16 @@ import Testing
     /// A source running `body` as a script, with extra options. The script is run by `sh`
     /// rather than exec'd itself: exec'ing a file just written fails with ETXTBSY when
     /// another thread forks while the write is open, which concurrent tests do.
+    ///
+    /// Its timeout is 600 s unless `options` gives one: a test of what a program prints must
+    /// not read as a timeout because a loaded machine started `sh` slowly (the default 10 s
+    /// was outlasted once, at a load average of 10); tests of the timeout say theirs.
     func source(running body: String, _ options: JSONValue = [:]) throws -> ExecSource {
         let name = "plugin-\(UUID().uuidString.prefix(8)).sh"
         try script(name, body)
         var object = options.objectValue ?? JSONObject()
         object["command"] = ["sh", .string(name)]
+        if object["timeout"] == nil { object["timeout"] = 600 }
         return try source(.object(object))
     }
 
