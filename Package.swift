@@ -60,6 +60,7 @@ let package = Package(
         .target(
             name: "ConditionsKit",
             dependencies: [
+                "ConditionsFigures",
                 "ConditionsGeo",
                 "ConditionsJSON",
                 "ConditionsText",
@@ -78,9 +79,12 @@ let package = Package(
         ]),
         // Points on Earth: the one coordinate type (cards, maps, places), distances, GeoJSON outlines.
         .target(name: "ConditionsGeo", dependencies: ["ConditionsJSON"]),
+        // Figures as marks over two axes (`Drawing`), which the dashboard draws without knowing
+        // what they show, and the compositions several modules share (bars over days).
+        .target(name: "ConditionsFigures"),
         // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
         // module that answers them (Astronomy, Aeris).
-        .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"]),
+        .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText"]),
         // The in-process memo (FreshValues): values made once, shared while fresh; the memory
         // behind each instance's `SourceMemo`, WSDOT's feed and the server's fresh answers.
         .target(name: "ConditionsMemo", dependencies: ["ConditionsKit", "ConditionsJSON"]),
@@ -140,6 +144,7 @@ let package = Package(
             dependencies: [
                 "ConditionsCore",
                 "ConditionsKit",
+                "ConditionsFigures",
                 "ConditionsGeo",
                 "ConditionsJSON",
                 "ConditionsText",
@@ -164,7 +169,6 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/page.mustache"),
                 .embedInCode("Dashboard/Resources/templates/card.mustache"),
                 .embedInCode("Dashboard/Resources/templates/part.mustache"),
-                .embedInCode("Dashboard/Resources/templates/chart.mustache"),
                 .embedInCode("Dashboard/Resources/templates/bands.mustache"),
                 .embedInCode("Dashboard/Resources/templates/timeline.mustache"),
                 .embedInCode("Dashboard/Resources/templates/drawing.mustache"),
@@ -241,17 +245,17 @@ let package = Package(
         .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Sources", resources: [.embedInCode("sample.json")]),
         .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsProcess: the `render` option runs a headless browser.
-        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
                 exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json"), .embedInCode("sample.json")]),
-        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
+        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
                 exclude: ["Resources/SOURCES.md"],
                 resources: [.embedInCode("Resources/moon-elpmpp02.txt"), .embedInCode("Resources/sun-vsop87d.txt"), .embedInCode("Resources/delta-t.txt"), .embedInCode("sample.json")]),
         // ConditionsProcess: each URN runs the configured program.
         .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources", resources: [.embedInCode("sample.json")]),
-        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
-        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
-        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
         // SpaceWeather: ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
         .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
 
@@ -297,7 +301,8 @@ let package = Package(
         .testTarget(name: "ConditionsJSONTests", dependencies: ["ConditionsJSON", "ConditionsText", "ConditionsKit"]),
         .testTarget(name: "ConditionsTextTests", dependencies: ["ConditionsText"]),
         .testTarget(name: "ConditionsKitTestingTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "ConditionsJSON", "ConditionsMemo"]),
-        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
+        .testTarget(name: "ConditionsFiguresTests", dependencies: ["ConditionsFigures"]),
+        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsFigures", "ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "TestSources", "HostTestSupport",
                                                             "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log"),
@@ -318,7 +323,7 @@ let package = Package(
         // ConditionsServerTests, link no module but the test-only ones).
         .testTarget(name: "ConditionsServeTests", dependencies: [
                 "ConditionsKitTesting",
-            "conditions", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness", "ServeHarness",
+            "conditions", "ConditionsFigures", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness", "ServeHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
             .product(name: "NIOCore", package: "swift-nio"),
             .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -329,6 +334,7 @@ let package = Package(
             .product(name: "HummingbirdTesting", package: "hummingbird"),
         ]),
         .testTarget(name: "ConditionsServerTests", dependencies: [
+            "ConditionsFigures",
             "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsJSON", "TestSources", "HostTestSupport", "TestHarness",
             .product(name: "PostgresNIO", package: "postgres-nio"),
             .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -342,21 +348,21 @@ let package = Package(
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Resources"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["ConditionsFigures", "WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .target(name: "WSDOTStandIn", path: "Plugins/WSDOT/StandIn"),
         .testTarget(name: "WSDOTEndToEndTests", dependencies: ["conditions", "ConditionsKit", "LoopbackServer", "TestHarness"], path: "Plugins/WSDOT/EndToEndTests"),
-        .testTarget(name: "AstronomyTests", dependencies: ["Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["ConditionsFigures", "Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "conditions", "TestHarness"], path: "Plugins/Astronomy/EndToEndTests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         .testTarget(name: "ExecEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Exec/EndToEndTests"),
         // NWS: its tests ask the stand-in for api.weather.gov (NWSStandIn) through libcurl.
-        .testTarget(name: "NWSTests", dependencies: ["NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
+        .testTarget(name: "NWSTests", dependencies: ["ConditionsFigures", "NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
         .target(name: "NWSStandIn", dependencies: ["LoopbackServer", "ConditionsText"], path: "Plugins/NWS/StandIn"),
         .testTarget(name: "NWSEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "NWSStandIn", "conditions", "LoopbackServer", "TestHarness", "ServeHarness"], path: "Plugins/NWS/EndToEndTests"),
-        .testTarget(name: "AvalancheTests", dependencies: ["Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AvalancheTests", dependencies: ["ConditionsFigures", "Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
         .target(name: "AvalancheStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Avalanche/StandIn"),
         .testTarget(name: "AvalancheEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "AvalancheStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Avalanche/EndToEndTests"),
-        .testTarget(name: "SnowpackTests", dependencies: ["Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
+        .testTarget(name: "SnowpackTests", dependencies: ["ConditionsFigures", "Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
         .target(name: "SnowpackStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Snowpack/StandIn"),
         .testTarget(name: "SnowpackEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "SnowpackStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Snowpack/EndToEndTests"),
         .testTarget(name: "SpaceWeatherTests", dependencies: ["SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),

@@ -29,18 +29,23 @@ public struct Drawing: Sendable, Equatable {
     public var y: ClosedRange<Double>
     /// Drawn in order: a later mark covers an earlier one.
     public var marks: [Mark]
+    /// Words under the drawing, under a rule along its bottom edge (a chart's baseline), spread
+    /// across its width and wrapping as they must: a visible title, the range shown, the scale
+    /// (`New snow per day`, `Nov 14 – Dec 13`, `top 8 in`).
+    public var notes: [String]
     /// The key under the drawing, in order: what an ink stands for.
     public var key: [Key]
 
     /// A drawing of `marks` over `x` and `y`.
     public init(title: String, summary: String, frame: Frame, x: ClosedRange<Double>, y: ClosedRange<Double>,
-                marks: [Mark], key: [Key] = []) {
+                marks: [Mark], notes: [String] = [], key: [Key] = []) {
         self.title = title
         self.summary = summary
         self.frame = frame
         self.x = x
         self.y = y
         self.marks = marks
+        self.notes = notes
         self.key = key
     }
 

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit

@@ -14,12 +14,12 @@ extension DashboardBrowserTests {
         let probe = #"""
         (() => {
           \#(DashboardSetup.contrastHelpers)
-          const charts = Array.from(document.querySelectorAll("figure.chart")).map((figure) => {
-            const svg = figure.querySelector("svg");
+          const charts = Array.from(document.querySelectorAll("figure.drawing")).map((figure) => {
+            const svg = figure.querySelector("svg.drawing__plot");
             const plot = svg.getBoundingClientRect();
             const card = figure.closest("article");
             const background = parse(getComputedStyle(card).backgroundColor);
-            const bars = Array.from(svg.querySelectorAll("rect.chart__bar")).map((rect) => {
+            const bars = Array.from(svg.querySelectorAll("rect.ink--accent")).map((rect) => {
               const box = rect.getBoundingClientRect();
               const [label, value] = rect.querySelector("title").textContent.split(": ");
               return {label, value: parseFloat(value), height: box.height, bottom: box.bottom, left: box.left, right: box.right};
@@ -30,7 +30,7 @@ extension DashboardBrowserTests {
                     description: document.getElementById(svg.getAttribute("aria-describedby"))?.textContent ?? null,
                     plot: {height: plot.height, bottom: plot.bottom, left: plot.left, right: plot.right, width: plot.width},
                     card: {left: card.getBoundingClientRect().left, right: card.getBoundingClientRect().right},
-                    bars, barContrast: bars.length ? ratio(parse(getComputedStyle(svg.querySelector("rect.chart__bar")).fill), background) : 0,
+                    bars, barContrast: bars.length ? ratio(parse(getComputedStyle(svg.querySelector("rect.ink--accent")).fill), background) : 0,
                     captionContrast: ratio(parse(getComputedStyle(caption).color), background), caption: caption.textContent};
           });
           return {charts, scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsCore
 import ConditionsJSON
 import ConditionsKit

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsJSON
 import ConditionsKit
 import ConditionsText
@@ -130,17 +131,17 @@ struct NightPresentation: ResultPresentation {
         rows += night.unknown.map { ResultCard.Row("Clouds unknown", "\(range($0.0, $0.1, context)) dark and moonless", tone: .neutral) }
         let lines = render(data, context: context.plain).dropFirst().filter { !$0.contains("window ") && !$0.contains("unknown ") }
             .map { $0.trimmingCharacters(in: .whitespaces) }
-        let hours = (data["sky"]?["hours"]?.arrayValue ?? []).compactMap { hour -> BarChart.Bar? in
+        let hours = (data["sky"]?["hours"]?.arrayValue ?? []).compactMap { hour -> Drawing.Slot? in
             guard let start = time(hour["time"]) else { return nil }
-            return BarChart.Bar(context.localTime(start, .time), hour["skyCover"]?.doubleValue)
+            return Drawing.Slot(context.localTime(start, .time), hour["skyCover"]?.doubleValue)
         }
         // Data from before the timeline (no sunset, sunrise or Moon samples) keeps the bars.
         if let timeline = NightTimeline(data: data, night: night, context: context).timeline {
             return ResultCard(title: "Tonight", subtitle: data["place"]?["name"]?.stringValue ?? data["place"]?["id"]?.stringValue,
                               status: .init(night.summary, tone: tone), figure: .timeline(timeline), rows: rows, lines: Array(lines))
         }
-        let figure: ResultCard.Figure? = hours.isEmpty ? nil : .bars(BarChart(
-            title: "Sky cover per hour", unit: "%", bars: hours,
+        let figure: ResultCard.Figure? = hours.isEmpty ? nil : .drawing(.bars(
+            title: "Sky cover per hour", unit: "%", hours,
             summary: "Sky cover per hour through the night, \(hours.first!.label) to \(hours.last!.label): "
                 + hours.map { "\($0.label) \($0.value.map { Self.number($0) + "%" } ?? "unknown")" }.joined(separator: ", ")))
         return ResultCard(title: "Tonight", subtitle: data["place"]?["name"]?.stringValue ?? data["place"]?["id"]?.stringValue,

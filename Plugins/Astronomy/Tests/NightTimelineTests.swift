@@ -1,4 +1,5 @@
 @testable import Astronomy
+import ConditionsFigures
 import ConditionsJSON
 import ConditionsKit
 import ConditionsKitTesting
@@ -117,8 +118,9 @@ import Testing
         object["moon"] = ["up": [], "illumination": 50]
         object["sunset"] = .null
         let card = NightPresentation().card(.object(object), context: textContext("night:stevens:2026-11-26"))
-        guard case .bars(let chart)? = card.figure else { Issue.record("expected the hourly bars: \(String(describing: card.figure))"); return }
-        #expect(chart.bars.count == object["sky"]?["hours"]?.arrayValue?.count)
+        guard case .drawing(let chart)? = card.figure else { Issue.record("expected the hourly bars: \(String(describing: card.figure))"); return }
+        #expect(chart.notes.first == "Sky cover per hour")
+        #expect(chart.marks.count == object["sky"]?["hours"]?.arrayValue?.filter { $0["skyCover"]?.doubleValue != nil }.count, "a bar per hour with a value")
         #expect(card.rows.first?.label == "Window")
 
         var backwards = try #require(try await Self.stevens().objectValue)

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsJSON
 import ConditionsKit
 import ConditionsText
@@ -54,7 +55,7 @@ struct SkyPresentation: ResultPresentation {
         rows += Self.notes(data).map { ResultCard.Row("Note", $0, tone: .caution) }
         let status = hours.first?.skyCover.map { ResultCard.Status(Self.band($0), tone: .neutral) }
         return ResultCard(title: place, subtitle: "Sky cover, next \(hours.count) hours (NWS)", status: status,
-                          figure: hours.isEmpty ? nil : .bars(Self.chart(hours, place: place, context: plain)), rows: rows,
+                          figure: hours.isEmpty ? nil : .drawing(Self.chart(hours, place: place, context: plain)), rows: rows,
                           updated: AlertReading.date(data["updated"]),
                           link: data["url"]?.stringValue.flatMap { URL(string: $0) }.map { .init(url: $0, label: "NWS forecast for \(place)") })
     }
@@ -153,8 +154,8 @@ struct SkyPresentation: ResultPresentation {
     }
 
     /// The sky cover per hour as bars, with the same facts in words.
-    static func chart(_ hours: [Hour], place: String, context: PresentationContext) -> BarChart {
-        let bars = hours.map { BarChart.Bar(context.localTime($0.time, .dateTime), $0.skyCover) }
+    static func chart(_ hours: [Hour], place: String, context: PresentationContext) -> Drawing {
+        let bars = hours.map { Drawing.Slot(context.localTime($0.time, .dateTime), $0.skyCover) }
         let covers = hours.compactMap(\.skyCover)
         var words = "Sky cover per hour at \(place)"
         if let first = hours.first, let last = hours.last {
@@ -168,6 +169,6 @@ struct SkyPresentation: ResultPresentation {
             let missing = hours.count - covers.count
             if missing > 0 { words += "; \(missing) hour\(missing == 1 ? "" : "s") without a value" }
         }
-        return BarChart(title: "Sky cover per hour", unit: "%", bars: bars, summary: words + ".")
+        return .bars(title: "Sky cover per hour", unit: "%", bars, summary: words + ".")
     }
 }

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import NWSStandIn
 import ConditionsJSON
 import ConditionsKit
@@ -67,14 +68,16 @@ import Testing
         #expect(card.title == "Stevens Pass")
         #expect(card.subtitle == "Sky cover, next 48 hours (NWS)")
         #expect(card.status == .init("mostly cloudy", tone: .neutral))
-        guard case .bars(let chart)? = card.figure else {
+        guard case .drawing(let chart)? = card.figure else {
             Issue.record("no chart: \(String(describing: card.figure))")
             return
         }
-        #expect(chart.title == "Sky cover per hour" && chart.unit == "%")
-        #expect(chart.bars.count == 48)
-        #expect(chart.bars.first == .init("Fri Feb 4 10:00 PST", 84))
-        #expect(chart.bars.map(\.value).prefix(5) == [84, 85, 82, 92, 93])
+        #expect(chart.title == "Sky cover per hour")
+        #expect(chart.notes == ["Sky cover per hour", "Fri Feb 4 10:00 PST – Sun Feb 6 09:00 PST", "top 97 %"])
+        let bars = chart.marks.compactMap(\.label)
+        #expect(bars.count == 48)
+        #expect(bars.prefix(5) == ["Fri Feb 4 10:00 PST: 84 %", "Fri Feb 4 11:00 PST: 85 %", "Fri Feb 4 12:00 PST: 82 %",
+                                   "Fri Feb 4 13:00 PST: 92 %", "Fri Feb 4 14:00 PST: 93 %"])
         #expect(chart.summary == "Sky cover per hour at Stevens Pass from Fri Feb 4 10:00 PST to Sun Feb 6 09:00 PST: 23–97%, 59% on average.")
         #expect(card.rows.map(\.label) == ["Now", "Precip chance", "Humidity", "Visibility", "Grid"])
         #expect(card.rows.map(\.value) == ["mostly cloudy (84%)", "3–71%, highest Fri Feb 4 10:00 PST", "45–93%", "5.8–16 km", "SEW 163,68"])

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
@@ -118,7 +119,7 @@ struct SnowpackPresentation: ResultPresentation {
                 staleNote = "latest reading \(context.localTime(reading, .dateTime))\(age)"
             }
             let daily = Self.daily(data)
-            if daily.contains(where: { $0.depth != nil }) { figure = .bars(Self.chart(daily, name: name)) }
+            if daily.contains(where: { $0.depth != nil }) { figure = .drawing(Self.chart(daily, name: name)) }
         }
         if let placement = Self.whereText(data) { rows.append(.init("Station", placement)) }
         let notes = (data["notes"]?.arrayValue ?? []).compactMap(\.stringValue)
@@ -233,8 +234,8 @@ struct SnowpackPresentation: ResultPresentation {
     }
 
     /// The daily depths as bars, with the same facts in words.
-    static func chart(_ daily: [DailyDepth], name: String) -> BarChart {
-        let bars = daily.map { BarChart.Bar($0.day.shortText, $0.depth) }
+    static func chart(_ daily: [DailyDepth], name: String) -> Drawing {
+        let bars = daily.map { Drawing.Slot($0.day.shortText, $0.depth) }
         let reported = daily.filter { $0.depth != nil }
         var words = "Snow depth at \(name)"
         if let first = daily.first, let last = daily.last { words += " from \(first.day.shortText) to \(last.day.shortText) \(last.day.year)" }
@@ -247,6 +248,6 @@ struct SnowpackPresentation: ResultPresentation {
         }
         let missing = daily.count - reported.count
         if missing > 0, !reported.isEmpty { words += "; \(missing) day\(missing == 1 ? "" : "s") without a value" }
-        return BarChart(title: "Snow depth per day", unit: "in", bars: bars, summary: words + ".")
+        return .bars(title: "Snow depth per day", unit: "in", bars, summary: words + ".")
     }
 }

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
@@ -88,14 +89,14 @@ import Testing
         #expect(card.coordinate == GeoPoint(latitude: 47.74, longitude: -121.09))
         #expect(card.updated == Timestamp.parse("2026-11-26T18:00:00Z"))
         #expect(card.lines.contains("skipped 3 suspect SNWD values (qcFlag R, S)"))
-        guard case .bars(let chart)? = card.figure else {
+        guard case .drawing(let chart)? = card.figure else {
             Issue.record("no bar chart")
             return
         }
-        #expect(chart.unit == "in")
-        #expect(chart.bars.count == 14)
-        #expect(chart.bars.first == BarChart.Bar("Nov 13", 40))
-        #expect(chart.bars.last == BarChart.Bar("Nov 26", 58))
+        #expect(chart.notes == ["Snow depth per day", "Nov 13 – Nov 26", "top 58 in"])
+        let bars = chart.marks.compactMap(\.label)
+        #expect(bars.count == 14)
+        #expect(bars.first == "Nov 13: 40 in" && bars.last == "Nov 26: 58 in")
         #expect(chart.summary == "Snow depth at Stevens Pass from Nov 13 to Nov 26 2026: 40 in to 58 in, least 40 in, most 58 in.")
     }
 

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
@@ -68,7 +69,7 @@ struct SnowfallPresentation: ResultPresentation {
         var rows = Self.figureRows(summary).map { ResultCard.Row($0.0, $0.1) }
         rows.append(.init("Latest report", latest.longText))
         if let count = summary["daysReported"]?.intValue { rows.append(.init("Days reported", "\(count)")) }
-        return ResultCard(title: name, subtitle: Self.seasonText(data), figure: .bars(Self.chart(data, name: name, endingOn: latest)),
+        return ResultCard(title: name, subtitle: Self.seasonText(data), figure: .drawing(Self.chart(data, name: name, endingOn: latest)),
                           rows: rows, link: link)
     }
 
@@ -138,9 +139,9 @@ struct SnowfallPresentation: ResultPresentation {
     }
 
     /// The last `chartDays` days of new snow as bars, with the same facts in words.
-    static func chart(_ data: JSONValue, name: String, endingOn last: CivilDate) -> BarChart {
+    static func chart(_ data: JSONValue, name: String, endingOn last: CivilDate) -> Drawing {
         let window = window(data, days: chartDays, endingOn: last)
-        let bars = window.map { BarChart.Bar($0.date.shortText, $0.newSnowIn) }
+        let bars = window.map { Drawing.Slot($0.date.shortText, $0.newSnowIn) }
         let first = window.first?.date ?? last
         var words = "New snow per day at \(name) from \(first.shortText)\(first.year == last.year ? "" : " \(first.year)") to \(last.shortText) \(last.year): "
         let reported = window.filter { $0.newSnowIn != nil }
@@ -155,7 +156,7 @@ struct SnowfallPresentation: ResultPresentation {
         }
         let missing = window.count - reported.count
         if missing > 0, !reported.isEmpty { words += "; \(missing) day\(missing == 1 ? "" : "s") not reported" }
-        return BarChart(title: "New snow per day", unit: "in", bars: bars, summary: words + ".")
+        return .bars(title: "New snow per day", unit: "in", bars, summary: words + ".")
     }
 
     /// `4 in`, `389.9 in`, `0.04 in`: whole inches as such, else tenths, and hundredths where

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsText
 import ConditionsJSON
 import ConditionsKit
@@ -419,15 +420,20 @@ struct SnowfallTests {
             "Latest report: Sun Apr 30 2023", "Days reported: 206",
         ])
         #expect(card.link?.url.absoluteString == "https://wsdot.com/travel/real-time/mountainpasses/stevens")
-        guard case .bars(let chart)? = card.figure else { Issue.record("no chart: \(String(describing: card.figure))"); return }
+        guard case .drawing(let chart)? = card.figure else { Issue.record("no chart: \(String(describing: card.figure))"); return }
         #expect(chart.title == "New snow per day")
-        #expect(chart.unit == "in")
-        #expect(chart.bars.count == 30)
-        #expect(chart.bars.first?.label == "Apr 1" && chart.bars.last?.label == "Apr 30")
-        // The bars are the days' own figures.
+        #expect(chart.notes == ["New snow per day", "Apr 1 – Apr 30", "top 11.2 in"])
+        // The bars are the days' own figures, one per reported day of the 30.
         let april = (data["days"]?.arrayValue ?? []).filter { $0["date"]?.stringValue?.hasPrefix("2023-04-") == true }
-        #expect(chart.bars.map(\.value) == april.map { $0["newSnowIn"]?.doubleValue })
-        #expect(chart.scaleMaximum == 11.2)
+        #expect(april.count == 30)
+        let reported = april.compactMap { day -> String? in
+            guard let date = day["date"]?.stringValue, let inches = day["newSnowIn"]?.doubleValue else { return nil }
+            return "Apr \(Int(date.suffix(2)) ?? 0): \(Drawing.text(inches, unit: "in"))"
+        }
+        #expect(chart.marks.compactMap(\.label) == reported)
+        #expect(chart == Drawing.bars(title: "New snow per day", unit: "in", april.map { day in
+            Drawing.Slot("Apr \(Int(day["date"]?.stringValue?.suffix(2) ?? "") ?? 0)", day["newSnowIn"]?.doubleValue)
+        }, summary: chart.summary))
         #expect(chart.summary == "New snow per day at Stevens Pass US 2 from Apr 1 to Apr 30 2023: 53.6 in altogether, the most 11.2 in on Apr 18.")
     }
 
@@ -440,10 +446,9 @@ struct SnowfallTests {
             "url": "javascript:alert(1)",
         ]
         let card = SnowfallPresentation().card(data, context: Self.plain)
-        guard case .bars(let chart)? = card.figure else { Issue.record("no chart"); return }
-        #expect(chart.bars.count == 30)
-        #expect(chart.bars.compactMap(\.value) == [2, 4])
-        #expect(chart.bars.first?.label == "Dec 4")
+        guard case .drawing(let chart)? = card.figure else { Issue.record("no chart"); return }
+        #expect(chart.marks.compactMap(\.label) == ["Dec 30: 2 in", "Jan 2: 4 in"], "two bars; the other 28 days are gaps")
+        #expect(chart.notes == ["New snow per day", "Dec 4 – Jan 2", "top 4 in"])
         #expect(chart.summary == "New snow per day at White Pass US 12 from Dec 4 2025 to Jan 2 2026: 6 in altogether, the most 4 in on Jan 2; 28 days not reported.")
     }
 

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsGeo
 import ConditionsJSON
 import Foundation
@@ -119,8 +120,6 @@ public struct ResultCard: Sendable, Equatable {
 
     /// A drawing a page knows how to make.
     public enum Figure: Sendable, Equatable {
-        /// A small bar chart (a pass's new snow per day).
-        case bars(BarChart)
         /// Labelled values on coloured fills, grouped (avalanche danger by elevation band,
         /// today and tomorrow); the page picks the text colour for contrast.
         case bands(BandChart)

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsGeo
 import ConditionsCore
 import ConditionsText
@@ -66,7 +67,7 @@ struct CardView {
                 ["urn": urn, "href": "/?urn=" + (urn.addingPercentEncoding(withAllowedCharacters: Self.queryValue) ?? "")]
             }
             view["failure"] = ["kind": kind.rawValue, "message": message, "suggestions": links, "hasSuggestions": !links.isEmpty] as [String: Any]
-            for key in ["subtitle", "image", "chart", "bands", "timeline", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
+            for key in ["subtitle", "image", "bands", "timeline", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
             return view
         case .success(_, _, let fetchedAt, _, let staleAge):
             guard let card = built.card else { return view }
@@ -93,7 +94,6 @@ struct CardView {
         } else {
             view["image"] = false
         }
-        if case .bars(let chart)? = card.figure { view["chart"] = BarChartShape.view(chart, id: id) } else { view["chart"] = false }
         if case .bands(let chart)? = card.figure { view["bands"] = BandsShape.view(chart, id: id) } else { view["bands"] = false }
         if case .timeline(let timeline)? = card.figure { view["timeline"] = TimelineShape.view(timeline, id: id) } else { view["timeline"] = false }
         if case .drawing(let drawing)? = card.figure { view["drawing"] = DrawingShape.view(drawing, id: id) } else { view["drawing"] = false }

@@ -26,7 +26,7 @@ struct DashboardResources: Sendable {
     /// The templates by name, as the page's partials refer to them.
     static let templateFiles: [(name: String, bytes: [UInt8])] = [
         ("page", PackageResources.page_mustache), ("card", PackageResources.card_mustache),
-        ("part", PackageResources.part_mustache), ("chart", PackageResources.chart_mustache),
+        ("part", PackageResources.part_mustache),
         ("bands", PackageResources.bands_mustache), ("timeline", PackageResources.timeline_mustache), ("drawing", PackageResources.drawing_mustache),
         ("history", PackageResources.history_mustache),
         ("map", PackageResources.map_mustache), ("error", PackageResources.error_mustache),

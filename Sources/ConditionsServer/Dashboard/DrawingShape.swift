@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsKit
 import Foundation
 
@@ -113,6 +114,10 @@ enum DrawingShape {
             return ["label": entry.label, "class": inkClass, "fill": present(colour)]
         }
         view["hasKey"] = !drawing.key.isEmpty
+        // Spaces between the notes, none after the last: the caption reads as words.
+        view["notes"] = drawing.notes.enumerated().map { ["text": $1, "last": $0 == drawing.notes.count - 1] as [String: Any] }
+        view["hasNotes"] = !drawing.notes.isEmpty
+        view["hasCaption"] = !drawing.key.isEmpty || !drawing.notes.isEmpty
         return view
     }
 
@@ -163,6 +168,14 @@ enum DrawingShape {
     /// `value`, or false: Mustache looks a missing key up in the enclosing context.
     static func present(_ value: String?) -> Any { value.map { $0 as Any } ?? false }
 
-    /// SVG numbers, short.
-    static func number(_ value: Double) -> String { BarChartShape.number(value) }
+    /// SVG numbers, short: two decimals at most, no trailing zeros.
+    static func number(_ value: Double) -> String {
+        guard value.isFinite else { return "0" }
+        guard abs(value) < 1e12 else { return String(format: "%.3g", value) }
+        let rounded = (value * 100).rounded() / 100
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        var text = String(format: "%.2f", rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
 }

@@ -69,12 +69,12 @@ enum HistoryStrip {
         let items = stretches.map { stretch -> [String: Any] in
             let x = stretch.from.timeIntervalSince(start) * scale
             return [
-                "x": BarChartShape.number(x), "width": BarChartShape.number(max(0.5, stretch.to.timeIntervalSince(stretch.from) * scale)),
+                "x": DrawingShape.number(x), "width": DrawingShape.number(max(0.5, stretch.to.timeIntervalSince(stretch.from) * scale)),
                 "tone": stretch.tone.rawValue, "word": stretch.word,
                 "from": localTime(stretch.from), "to": stretch.to >= now ? "now" : localTime(stretch.to),
             ]
         }
-        return ["id": "\(id)-history", "width": BarChartShape.number(width), "stretches": items,
+        return ["id": "\(id)-history", "width": DrawingShape.number(width), "stretches": items,
                 "summary": "Status over the last 48 hours, \(stretches.count) stretch\(stretches.count == 1 ? "" : "es"):"]
     }
 }

@@ -58,7 +58,7 @@ enum TimelineShape {
             return ["x": number((left + gap / 2) / span * 100) + "%", "width": number((width - gap) / span * 100) + "%",
                     "y": number(Double(barsTop + barsHeight) - barHeight), "height": number(barHeight),
                     "unknown": bar.value == nil, "label": bar.label,
-                    "text": bar.value.map { BarChartShape.number($0) + "%" } ?? "unknown"]
+                    "text": bar.value.map { DrawingShape.number($0) + "%" } ?? "unknown"]
         }
         view["bands"] = bands
         view["highlights"] = highlights
@@ -103,5 +103,5 @@ enum TimelineShape {
     }
 
     /// SVG numbers, short.
-    static func number(_ value: Double) -> String { BarChartShape.number(value) }
+    static func number(_ value: Double) -> String { DrawingShape.number(value) }
 }
