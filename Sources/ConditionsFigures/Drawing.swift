@@ -29,6 +29,9 @@ public struct Drawing: Sendable, Equatable {
     public var y: ClosedRange<Double>
     /// Drawn in order: a later mark covers an earlier one.
     public var marks: [Mark]
+    /// Shown under the drawing, on a line of its own before the notes and the key, as its
+    /// visible title (`Tonight, sunset to sunrise`); nil: the title is only its accessible name.
+    public var caption: String?
     /// Words under the drawing, under a rule along its bottom edge (a chart's baseline), spread
     /// across its width and wrapping as they must: a visible title, the range shown, the scale
     /// (`New snow per day`, `Nov 14 – Dec 13`, `top 8 in`).
@@ -38,8 +41,9 @@ public struct Drawing: Sendable, Equatable {
 
     /// A drawing of `marks` over `x` and `y`.
     public init(title: String, summary: String, frame: Frame, x: ClosedRange<Double>, y: ClosedRange<Double>,
-                marks: [Mark], notes: [String] = [], key: [Key] = []) {
+                marks: [Mark], caption: String? = nil, notes: [String] = [], key: [Key] = []) {
         self.title = title
+        self.caption = caption
         self.summary = summary
         self.frame = frame
         self.x = x
@@ -132,6 +136,8 @@ public struct Drawing: Sendable, Equatable {
         case lit, dark, rim
         /// `#RRGGBB` from the data (anything else draws in grey), the same in both schemes.
         case fill(String)
+        /// A value not known: hatched, never read as a value (an hour without a forecast).
+        case unknown
     }
 
     /// A key entry: `label` beside a swatch of `ink`.

@@ -138,7 +138,7 @@ struct NightPresentation: ResultPresentation {
         // Data from before the timeline (no sunset, sunrise or Moon samples) keeps the bars.
         if let timeline = NightTimeline(data: data, night: night, context: context).timeline {
             return ResultCard(title: "Tonight", subtitle: data["place"]?["name"]?.stringValue ?? data["place"]?["id"]?.stringValue,
-                              status: .init(night.summary, tone: tone), figure: .timeline(timeline), rows: rows, lines: Array(lines))
+                              status: .init(night.summary, tone: tone), figure: .drawing(timeline.drawing), rows: rows, lines: Array(lines))
         }
         let figure: ResultCard.Figure? = hours.isEmpty ? nil : .drawing(.bars(
             title: "Sky cover per hour", unit: "%", hours,

@@ -1,4 +1,5 @@
 @testable import Astronomy
+import ConditionsFigures
 import ConditionsJSON
 import ConditionsKit
 import ConditionsKitTesting
@@ -178,7 +179,12 @@ import Testing
         #expect(card.title == "Tonight")
         #expect(card.status?.tone == .good)
         #expect(card.rows.first?.label == "Window")
-        if case .timeline(let timeline)? = card.figure { #expect(timeline.bars.count == 12) } else { Issue.record("no timeline") }
+        if case .drawing(let timeline)? = card.figure {
+            #expect(timeline.caption == "Tonight, sunset to sunrise")
+            #expect(timeline.marks.filter { $0.ink == .accent || $0.ink == .unknown }.count == 12, "a bar per hour")
+        } else {
+            Issue.record("no timeline")
+        }
         #expect(presentation.render(["date": 3], context: textContext("night:x")).isEmpty == false, "other data degrades")
     }
 }

@@ -10,9 +10,12 @@ import Testing
 /// The Tonight card's timeline (issue 34): the night's data carries the twilights and the
 /// Moon's altitude, and the card draws one stretch from sunset to sunrise out of them.
 @Suite struct NightTimelineTests {
+    /// The night's timeline, and the card's figure drawn from it.
     static func timeline(_ data: JSONValue) -> Timeline? {
-        if case .timeline(let timeline)? = NightPresentation().card(data, context: textContext("night:stevens:2026-11-26")).figure { return timeline }
-        return nil
+        let context = textContext("night:stevens:2026-11-26")
+        guard let night = NightPresentation.Night(data), let timeline = NightTimeline(data: data, night: night, context: context).timeline else { return nil }
+        #expect(NightPresentation().card(data, context: context).figure == .drawing(timeline.drawing), "the card draws the timeline")
+        return timeline
     }
 
     static func instant(_ value: JSONValue?) -> Date? { value?.dateValue }

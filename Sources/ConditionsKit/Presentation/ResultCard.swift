@@ -123,9 +123,6 @@ public struct ResultCard: Sendable, Equatable {
         /// Labelled values on coloured fills, grouped (avalanche danger by elevation band,
         /// today and tomorrow); the page picks the text colour for contrast.
         case bands(BandChart)
-        /// One stretch of time with shaded bands, a curve, bars and highlighted spans (a
-        /// night's twilights, the Moon's altitude, sky cover and the dark-sky windows).
-        case timeline(Timeline)
         /// Marks over two axes, composed by the module (a wind rose, a tide curve).
         case drawing(Drawing)
     }

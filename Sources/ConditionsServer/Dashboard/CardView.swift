@@ -67,7 +67,7 @@ struct CardView {
                 ["urn": urn, "href": "/?urn=" + (urn.addingPercentEncoding(withAllowedCharacters: Self.queryValue) ?? "")]
             }
             view["failure"] = ["kind": kind.rawValue, "message": message, "suggestions": links, "hasSuggestions": !links.isEmpty] as [String: Any]
-            for key in ["subtitle", "image", "bands", "timeline", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
+            for key in ["subtitle", "image", "bands", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
             return view
         case .success(_, _, let fetchedAt, _, let staleAge):
             guard let card = built.card else { return view }
@@ -95,7 +95,6 @@ struct CardView {
             view["image"] = false
         }
         if case .bands(let chart)? = card.figure { view["bands"] = BandsShape.view(chart, id: id) } else { view["bands"] = false }
-        if case .timeline(let timeline)? = card.figure { view["timeline"] = TimelineShape.view(timeline, id: id) } else { view["timeline"] = false }
         if case .drawing(let drawing)? = card.figure { view["drawing"] = DrawingShape.view(drawing, id: id) } else { view["drawing"] = false }
         let rows = card.rows.enumerated().map { index, row -> [String: Any] in
             var item: [String: Any] = ["label": row.label, "value": row.value, "rowTone": row.tone?.rawValue ?? false]

@@ -55,13 +55,29 @@ enum DrawingShape {
         func add(_ element: [String: Any], to kind: String) {
             if layers.last?.kind == kind { layers[layers.count - 1].marks.append(element) } else { layers.append((kind, [element])) }
         }
+        // A hatched mark's pattern is the figure's own, in the outer SVG's pixels.
+        let hatch = "url(#\(figureID)-hatch)"
+        var hatched = drawing.key.contains { $0.ink == .unknown }
         for mark in drawable ? drawing.marks : [] {
             var element: [String: Any] = ["label": present(mark.label)]
             for key in ["rect", "polyline", "polygon", "line", "circle", "arc", "text", "path"] { element[key] = false }
-            let (inkClass, colour) = ink(mark.ink)
+            var (inkClass, colour) = ink(mark.ink)
+            if mark.ink == .unknown {
+                colour = hatch
+                hatched = true
+            }
             switch mark.shape {
             case .rect(let xs, let ys):
                 guard let a = place(.init(x: xs.lowerBound, y: ys.upperBound)), let b = place(.init(x: xs.upperBound, y: ys.lowerBound)) else { continue }
+                // In a strip a hatched rectangle is drawn at percentages of the outer SVG, like
+                // words: hatching stretched with the plot would be squeezed to nothing.
+                if strip, mark.ink == .unknown {
+                    element["rect"] = ["x": number(a.x / width * 100) + "%", "y": number(a.y), "width": number((b.x - a.x) / width * 100) + "%", "height": number(b.y - a.y)]
+                    element["class"] = inkClass
+                    element["fill"] = colour ?? false
+                    add(element, to: "hatched")
+                    continue
+                }
                 element["rect"] = ["x": number(a.x), "y": number(a.y), "width": number(b.x - a.x), "height": number(b.y - a.y)]
             case .line(let points):
                 let placed = points.compactMap(place)
@@ -105,19 +121,21 @@ enum DrawingShape {
             add(element, to: "plot")
         }
         view["layers"] = layers.map { layer -> [String: Any] in
-            var item: [String: Any] = ["plot": false, "paths": false, "words": false]
+            var item: [String: Any] = ["plot": false, "paths": false, "words": false, "hatched": false]
             item[layer.kind] = ["marks": layer.marks]
             return item
         }
         view["key"] = drawing.key.map { entry -> [String: Any] in
             let (inkClass, colour) = ink(entry.ink)
-            return ["label": entry.label, "class": inkClass, "fill": present(colour)]
+            return ["label": entry.label, "class": inkClass, "fill": entry.ink == .unknown ? hatch : present(colour)]
         }
+        view["hasHatch"] = hatched
+        view["caption"] = present(drawing.caption)
         view["hasKey"] = !drawing.key.isEmpty
         // Spaces between the notes, none after the last: the caption reads as words.
         view["notes"] = drawing.notes.enumerated().map { ["text": $1, "last": $0 == drawing.notes.count - 1] as [String: Any] }
         view["hasNotes"] = !drawing.notes.isEmpty
-        view["hasCaption"] = !drawing.key.isEmpty || !drawing.notes.isEmpty
+        view["hasCaption"] = !drawing.key.isEmpty || !drawing.notes.isEmpty || drawing.caption != nil
         return view
     }
 
@@ -137,6 +155,7 @@ enum DrawingShape {
         case .dark: ("ink--dark", nil)
         case .rim: ("ink--rim", nil)
         case .fill(let colour): ("ink--data", BandsShape.colour(colour) ?? BandsShape.fallback)
+        case .unknown: ("ink--unknown", nil)
         }
     }
 

@@ -2,8 +2,8 @@ import Foundation
 
 /// One stretch of time drawn left to right: shaded bands behind (day, the twilights, night),
 /// a curve over them (the Moon's altitude, with its horizon line), a bar per slot under them
-/// (hourly sky cover, 0–100), and spans picked out (the dark-sky windows). A page draws it
-/// (the dashboard as inline SVG) and gives screen readers `title` and `summary`.
+/// (hourly sky cover, 0–100), and spans picked out (the dark-sky windows): the Tonight card's
+/// figure, drawn as marks by `drawing` (Timeline+Drawing.swift).
 ///
 /// Every instant is placed by its distance from `start`; anything outside `start…end` is cut
 /// to it, and a span that ends before it starts is not drawn. The module writes the tick labels
@@ -18,9 +18,9 @@ import Foundation
 ///          ticks: [.init(hour, "19:00")],
 ///          summary: "Tonight from sunset 16:21 PST to sunrise 07:32 PST: …")
 /// ```
-public struct Timeline: Sendable, Equatable {
+struct Timeline: Sendable, Equatable {
     /// How light the sky is: a band's shade, lightest first.
-    public enum Shade: String, Sendable, CaseIterable {
+    enum Shade: String, Sendable, CaseIterable {
         /// The Sun up.
         case day
         /// Civil twilight: the Sun's centre 0° to −6°.
@@ -34,15 +34,15 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// A shaded stretch behind everything else.
-    public struct Band: Sendable, Equatable {
-        public var shade: Shade
-        public var start: Date
-        public var end: Date
+    struct Band: Sendable, Equatable {
+        var shade: Shade
+        var start: Date
+        var end: Date
         /// What it is (`Nautical twilight`), shown when it is pointed at.
-        public var label: String
+        var label: String
 
         /// A band of `shade` from `start` to `end`.
-        public init(_ shade: Shade, from start: Date, to end: Date, label: String) {
+        init(_ shade: Shade, from start: Date, to end: Date, label: String) {
             self.shade = shade
             self.start = start
             self.end = end
@@ -51,30 +51,30 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// A value at an instant.
-    public struct Sample: Sendable, Equatable {
-        public var time: Date
-        public var value: Double
+    struct Sample: Sendable, Equatable {
+        var time: Date
+        var value: Double
 
         /// `value` at `time`.
-        public init(_ time: Date, _ value: Double) {
+        init(_ time: Date, _ value: Double) {
             self.time = time
             self.value = value
         }
     }
 
     /// A line through samples, to scale within `range` (its top at the top of the drawing).
-    public struct Curve: Sendable, Equatable {
+    struct Curve: Sendable, Equatable {
         /// What it measures (`Moon altitude`).
-        public var label: String
+        var label: String
         /// The values the drawing's height spans (`-90...90`); samples outside are cut to it.
-        public var range: ClosedRange<Double>
+        var range: ClosedRange<Double>
         /// A value drawn as a line across (the horizon at 0), if any.
-        public var baseline: Double?
+        var baseline: Double?
         /// In time order; a sample that is not finite is left out.
-        public var samples: [Sample]
+        var samples: [Sample]
 
         /// A curve `label` through `samples`, drawn within `range`, with a line at `baseline`.
-        public init(label: String, range: ClosedRange<Double>, baseline: Double? = nil, samples: [Sample]) {
+        init(label: String, range: ClosedRange<Double>, baseline: Double? = nil, samples: [Sample]) {
             self.label = label
             self.range = range
             self.baseline = baseline
@@ -83,16 +83,16 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// One slot's value, 0–100, drawn as a bar from the bottom of its own strip.
-    public struct Bar: Sendable, Equatable {
-        public var start: Date
-        public var end: Date
+    struct Bar: Sendable, Equatable {
+        var start: Date
+        var end: Date
         /// 0…100; nil when unknown (drawn hatched, never as 0).
-        public var value: Double?
+        var value: Double?
         /// The slot as people read it (`19:00 PST`).
-        public var label: String
+        var label: String
 
         /// A bar from `start` to `end` of `value` (one that is not finite counts as unknown).
-        public init(from start: Date, to end: Date, value: Double?, label: String) {
+        init(from start: Date, to end: Date, value: Double?, label: String) {
             self.start = start
             self.end = end
             self.value = value.flatMap { $0.isFinite ? $0 : nil }
@@ -101,14 +101,14 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// A stretch picked out over everything (a window).
-    public struct Highlight: Sendable, Equatable {
-        public var start: Date
-        public var end: Date
+    struct Highlight: Sendable, Equatable {
+        var start: Date
+        var end: Date
         /// What it is (`Window 19:10–23:00 PST`).
-        public var label: String
+        var label: String
 
         /// A highlight from `start` to `end`.
-        public init(from start: Date, to end: Date, label: String) {
+        init(from start: Date, to end: Date, label: String) {
             self.start = start
             self.end = end
             self.label = label
@@ -116,39 +116,39 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// A labelled instant on the time axis.
-    public struct Tick: Sendable, Equatable {
-        public var time: Date
+    struct Tick: Sendable, Equatable {
+        var time: Date
         /// Local time as the module writes it (`19:00`).
-        public var label: String
+        var label: String
 
         /// A tick at `time` reading `label`.
-        public init(_ time: Date, _ label: String) {
+        init(_ time: Date, _ label: String) {
             self.time = time
             self.label = label
         }
     }
 
     /// What the drawing shows: its caption and accessible name.
-    public var title: String
+    var title: String
     /// The left edge.
-    public var start: Date
+    var start: Date
     /// The right edge; a timeline whose end is not after its start draws nothing but its words.
-    public var end: Date
-    public var bands: [Band]
-    public var curve: Curve?
+    var end: Date
+    var bands: [Band]
+    var curve: Curve?
     /// What the bars measure (`Sky cover`), for their tooltips and the key.
-    public var barsLabel: String
-    public var bars: [Bar]
+    var barsLabel: String
+    var bars: [Bar]
     /// What the highlights are (`Dark, moonless and clear`), for the key.
-    public var highlightsLabel: String
-    public var highlights: [Highlight]
-    public var ticks: [Tick]
+    var highlightsLabel: String
+    var highlights: [Highlight]
+    var ticks: [Tick]
     /// The drawing in words for those who cannot see it: the edges, the bands, the curve's
     /// crossings, the bars' range and gaps, the highlights.
-    public var summary: String
+    var summary: String
 
     /// A timeline titled `title` from `start` to `end`, described by `summary`.
-    public init(title: String, start: Date, end: Date, bands: [Band] = [], curve: Curve? = nil, barsLabel: String = "", bars: [Bar] = [],
+    init(title: String, start: Date, end: Date, bands: [Band] = [], curve: Curve? = nil, barsLabel: String = "", bars: [Bar] = [],
                 highlightsLabel: String = "", highlights: [Highlight] = [], ticks: [Tick] = [], summary: String) {
         self.title = title
         self.start = start
@@ -164,7 +164,7 @@ public struct Timeline: Sendable, Equatable {
     }
 
     /// Where `date` falls, 0 (`start`) … 1 (`end`), cut to the edges; 0 when the timeline is empty.
-    public func position(_ date: Date) -> Double {
+    func position(_ date: Date) -> Double {
         let length = end.timeIntervalSince(start)
         guard length > 0, length.isFinite else { return 0 }
         return min(1, max(0, date.timeIntervalSince(start) / length))
