@@ -32,6 +32,13 @@ public struct PlacePoint: Sendable, Equatable {
     /// Where it is.
     public var point: GeoPoint { GeoPoint(latitude: latitude, longitude: longitude) }
 
+    /// How an error names it: `47.745,-121.0933 (Stevens Pass)`, or the coordinates alone.
+    public var label: String {
+        let coordinates = "\(JSONValue.format(latitude)),\(JSONValue.format(longitude))"
+        if let name { return "\(coordinates) (\(name))" }
+        return id.contains(",") ? coordinates : "\(coordinates) (\(id))"
+    }
+
     /// The place for result data: `{"id", "name", "latitude", "longitude"}`.
     public var json: JSONValue {
         ["id": .string(id), "name": JSONValue(name), "latitude": .double(latitude), "longitude": .double(longitude)]

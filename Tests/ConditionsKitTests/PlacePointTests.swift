@@ -34,4 +34,11 @@ import Testing
             #expect(error.message.contains("a latitude from -90 to 90 and a longitude from -180 to 180"))
         }
     }
+
+    /// One way for every module's errors to name a place: its coordinates, and its name or id.
+    @Test func aPlaceIsNamedByItsCoordinatesAndName() {
+        #expect(PlacePoint(id: "stevens", name: "Stevens Pass", latitude: 47.745, longitude: -121.0933).label == "47.745,-121.0933 (Stevens Pass)")
+        #expect(PlacePoint(id: "stevens", name: nil, latitude: 47.745, longitude: -121.0933).label == "47.745,-121.0933 (stevens)")
+        #expect(PlacePoint(id: "47.745,-121.0933", name: nil, latitude: 47.745, longitude: -121.0933).label == "47.745,-121.0933")
+    }
 }

@@ -37,7 +37,7 @@ enum PlaceArgument: Sendable {
                                            suggestions: suggestions)
         case .point(let place):
             if let zone = map.zone(containing: place.point) { return zone }
-            let label = Self.format(place.point) + (place.name.map { " (\($0))" } ?? (place.id.contains(",") ? "" : " (\(place.id))"))
+            let label = place.label
             guard let nearest = map.nearest(to: place.point) else {
                 throw ConditionsError.notFound("avalanche.org lists no \(center) forecast zones, so \(label) is in none")
             }
@@ -52,9 +52,4 @@ enum PlaceArgument: Sendable {
         guard case .point(let place) = self else { return .null }
         return place.json
     }
-
-    private static func format(_ point: GeoPoint) -> String {
-        "\(JSONValue.format(point.latitude)),\(JSONValue.format(point.longitude))"
-    }
-
 }
