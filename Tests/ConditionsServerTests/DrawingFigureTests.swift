@@ -49,6 +49,34 @@ import Testing
         #expect(html.contains("<title>2–3: 50</title>"))
     }
 
+    /// Marks keep their order across the server's layers (a path between two discs is drawn
+    /// between them); a hatched rectangle in a strip sits at percentages of the outer SVG with
+    /// the figure's own pattern, its key swatch hatched too; the caption, the notes and the key
+    /// are words under the drawing.
+    @Test func orderHatchingAndWordsUnderTheDrawing() throws {
+        let square = try Self.render(Drawing(title: "Moon", summary: "half", frame: .square(rem: 9), x: -50...50, y: -50...50, marks: [
+            .init(.circle(.init(x: 0, y: 0), radius: 48), ink: .dark),
+            .init(.path("M0.5,0.02A0.48,0.48 0 0 1 0.5,0.98Z"), ink: .lit),
+            .init(.arc(center: .init(x: 0, y: 0), radii: 47...49, degrees: 0...360), ink: .rim),
+        ]))
+        #expect(Self.wellFormed(square), "\(square)")
+        let order = ["ink--dark", "ink--lit", "ink--rim"].map { square.range(of: $0)?.lowerBound }
+        #expect(order.allSatisfy { $0 != nil } && order[0]! < order[1]! && order[1]! < order[2]!, "the rim over the lit part over the disc")
+        #expect(square.contains(#"<figure class="drawing drawing--square" id="card-test-drawing">"#))
+
+        let strip = try Self.render(Drawing(title: "Clouds", summary: "one hour unknown", frame: .strip(height: 50), x: 0...4, y: 0...100, marks: [
+            .init(.rect(x: 0...1, y: 0...40), ink: .accent, label: "h0: 40%"),
+            .init(.rect(x: 1...2, y: 0...100), ink: .unknown, label: "h1: unknown"),
+        ], caption: "Tonight", notes: ["Clouds", "h0 – h3", "top 100 %"], key: [.init("Clouds", ink: .accent), .init("Clouds unknown", ink: .unknown)]))
+        #expect(Self.wellFormed(strip), "\(strip)")
+        #expect(strip.contains(#"<pattern id="card-test-drawing-hatch""#))
+        let hatched = try #require(try Self.tags("rect", in: strip).first { $0["class"] == "drawing__fill ink--unknown" && $0["x"]?.hasSuffix("%") == true })
+        #expect(hatched["x"] == "25%" && hatched["width"] == "25%" && hatched["y"] == "0" && hatched["height"] == "50", "\(hatched)")
+        #expect(hatched["fill"] == "url(#card-test-drawing-hatch)")
+        #expect(try Self.tags("rect", in: strip).filter { $0["fill"] == "url(#card-test-drawing-hatch)" }.count == 2, "the bar and its key swatch")
+        #expect(strip.contains(#"<figcaption class="drawing__caption"><bdi class="drawing__title">Tonight</bdi><p class="drawing__notes"><bdi>Clouds</bdi> <bdi>h0 – h3</bdi> <bdi>top 100 %</bdi></p><ul class="drawing__key">"#), "\(strip)")
+    }
+
     @Test func aSquareDrawsRoundShapesAndSectors() throws {
         let drawing = Drawing(title: "Rose", summary: "s", frame: .square(rem: 10), x: -1...1, y: -1...1, marks: [
             .init(.circle(.init(x: 0, y: 0), radius: 0.5), ink: .dark),

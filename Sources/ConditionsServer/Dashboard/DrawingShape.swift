@@ -10,7 +10,9 @@ import Foundation
 /// `height` pixels tall: its marks are drawn in an inner SVG 1000 units wide stretched to that
 /// width (strokes keep their width: `vector-effect`), its text in the outer one at percentages
 /// of the width, so words keep their size. Paths are drawn in an inner SVG of 1 × 1 stretched
-/// over the frame. Marks keep their order across these layers. The page's policy allows no inline style: every position is an attribute.
+/// over the frame. Marks keep their order across these layers. A hatched mark in a strip is
+/// drawn in the outer SVG at percentages, its pattern unstretched. The page's policy allows no
+/// inline style: every position is an attribute.
 ///
 /// What cannot be drawn is left out, never guessed: a non-finite number, an empty or
 /// reversed axis (nothing but the words), path data with anything but path commands.
