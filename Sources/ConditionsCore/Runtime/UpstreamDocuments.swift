@@ -84,10 +84,11 @@ package final class UpstreamDocuments: Sendable {
     /// Documents fetched through `clients` (each source's limits to its client; by default
     /// the process's libcurl client, retried: `HTTPClients.direct`), kept within `limits`,
     /// with `share` asked before any fetch. A call into `share` taking longer than
-    /// `shareTimeout` (by default the store's own `deadline`) counts as no answer (the store is then left out for that request); a
-    /// replica waits for another holding a document's lease as long as that one's fetch may
-    /// take, plus `shareWait`, or until it stops renewing its lease of `leaseSeconds`. `clock` says what time it is (tests move it); `observe`
-    /// (a server's metrics) hears each answer and the number waiting; it must be quick and must
+    /// `shareTimeout` (by default the store's own `deadline`) counts as no answer (the store is
+    /// then left out for that request); a replica waits for another holding a document's lease
+    /// as long as that one's fetch may take, plus `shareWait`, or until it stops renewing its
+    /// lease of `leaseSeconds`. `clock` says what time it is (tests move it); `observe` (a
+    /// server's metrics) hears each answer and the number waiting; it must be quick and must
     /// not call back.
     package init(limits: Limits = UpstreamDocuments.standardLimits, share: (any SharedDocuments)? = nil,
                  shareTimeout: Duration? = nil, shareWait: Duration = .seconds(5), leaseSeconds: Double = 10,
