@@ -22,6 +22,8 @@ package struct ConditionsServer: Sendable {
     package let metrics: ServerMetrics
     /// One watcher per URN for `/v1/events`.
     let events: EventHub
+    /// The event hub as the service `makeApplication` needs beside it (tests run it in process).
+    package var eventService: any Service { events }
     /// Where every fresh resolution is recorded and `/v1/history` reads; nil with `--no-history`.
     let history: HistoryRecorder?
     let logger: Logger
@@ -73,8 +75,9 @@ package struct ConditionsServer: Sendable {
 
     /// Hummingbird's HTTP/1 server over `makeRouter()`, with fresh answers from memory given
     /// in front of it (`CachedAnswers`): what `run` serves, and what tests drive in process
-    /// (HummingbirdTesting's live mode, with `events` among `services`).
-    func makeApplication(services: [any Service] = [], announce: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
+    /// (HummingbirdTesting's live mode, with `eventService` among `services`; `package`, so the
+    /// serve harness builds in a release build, where nothing is `@testable`).
+    package func makeApplication(services: [any Service] = [], announce: @escaping @Sendable (String) -> Void = { _ in }) -> some ApplicationProtocol {
         let answers = CachedAnswers(coordinator: coordinator, policy: policy, metrics: metrics, logger: logger)
         let idleTimeout = settings.idleTimeout
         let settings = settings

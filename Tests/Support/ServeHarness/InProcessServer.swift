@@ -1,10 +1,9 @@
 import ConditionsCore
 import ConditionsModules
+import ConditionsServer
 import Foundation
 import HummingbirdTesting
 import Logging
-import Testing
-@testable import ConditionsServer
 
 /// `conditions serve`'s server in this test process: the config in a folder loaded as the
 /// command loads it, and the whole HTTP stack (Hummingbird's HTTP/1 server with the
@@ -52,8 +51,8 @@ package struct InProcessServer: ServedHTTP {
         let server = ConditionsServer(runtime: runtime, settings: settings, cachePolicy: cache, logger: logger, history: recorder,
                                       changeFeeds: changeFeeds)
         do {
-            try await server.makeApplication(services: [server.events]).test(.live) { client in
-                let port = try #require(client.port, "the live test client has no port")
+            try await server.makeApplication(services: [server.eventService]).test(.live) { client in
+                guard let port = client.port else { throw HarnessFailure("the live test client has no port") }
                 try await body(InProcessServer(port: port, server: server))
             }
         } catch {
@@ -62,4 +61,10 @@ package struct InProcessServer: ServedHTTP {
         }
         await recorder?.close()
     }
+}
+
+/// The harness could not start what it stands up; the test fails with this message.
+package struct HarnessFailure: Error, CustomStringConvertible {
+    package let description: String
+    init(_ description: String) { self.description = description }
 }
