@@ -65,16 +65,29 @@ package final class PostgresCluster: Sendable {
     }
 
     /// A new cluster, started, with the role and database made; stopped and removed after `body`.
+    ///
+    /// The port is free when chosen, but another process may bind it before the server does
+    /// (the suite starts many servers at once): a start that could not bind tries again on a
+    /// new cluster and port, a few times.
     package static func with<T>(tls: TLSFiles? = nil, _ body: (PostgresCluster) async throws -> T) async throws -> T {
-        let cluster = try PostgresCluster(tls: tls)
-        do {
-            try await cluster.create()
-            try await cluster.start()
-            try await cluster.makeRoleAndDatabase()
-        } catch {
-            await cluster.remove()
-            throw error
+        var attempt = 1
+        var made: PostgresCluster?
+        while made == nil {
+            let cluster = try PostgresCluster(tls: tls)
+            do {
+                try await cluster.create()
+                try await cluster.start()
+                try await cluster.makeRoleAndDatabase()
+                made = cluster
+            } catch let failure as Failure where failure.description.contains("could not bind") && attempt < 4 {
+                await cluster.remove()
+                attempt += 1
+            } catch {
+                await cluster.remove()
+                throw error
+            }
         }
+        guard let cluster = made else { throw Failure(description: "no cluster started") }
         do {
             let result = try await body(cluster)
             await cluster.remove()
