@@ -85,6 +85,9 @@ let package = Package(
         // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
         // module that answers them (Astronomy, Aeris).
         .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText"]),
+        // What modules share over the contract: a URN's `{place}` read one way (`PlacePoint`,
+        // `Location.place(in:)`), and a key-less JSON API's get-check-decode (`JSONAPI`).
+        .target(name: "ConditionsHelpers", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText"]),
         // The in-process memo (FreshValues): values made once, shared while fresh; the memory
         // behind each instance's `SourceMemo`, WSDOT's feed and the server's fresh answers.
         .target(name: "ConditionsMemo", dependencies: ["ConditionsKit", "ConditionsJSON"]),
@@ -246,17 +249,17 @@ let package = Package(
         // ConditionsProcess: the `render` option runs a headless browser.
         .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
                 exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json"), .embedInCode("sample.json")]),
-        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
+        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
                 exclude: ["Resources/SOURCES.md"],
                 resources: [.embedInCode("Resources/moon-elpmpp02.txt"), .embedInCode("Resources/sun-vsop87d.txt"), .embedInCode("Resources/delta-t.txt"), .embedInCode("sample.json")]),
         // ConditionsProcess: each URN runs the configured program.
         .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources", resources: [.embedInCode("sample.json")]),
-        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
-        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
-        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
         // SpaceWeather: ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
-        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
@@ -290,13 +293,13 @@ let package = Package(
         // The DocC catalog's code (Sources/ConditionsKit/ConditionsKit.docc), compiled and tested: each
         // file is one of its articles' `swift` blocks, whose modules the articles call Tides and Outing
         // (DocCCatalogTests checks that they are equal, and that the catalog builds with no warning).
-        .target(name: "DocCTides", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Tests/DocCSnippets/Tides",
+        .target(name: "DocCTides", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsJSON", "ConditionsText"], path: "Tests/DocCSnippets/Tides",
                 resources: [.embedInCode("sample.json")]),
         .target(name: "DocCOuting", dependencies: ["ConditionsKit", "ConditionsJSON"], path: "Tests/DocCSnippets/Outing"),
         .testTarget(name: "DocCSnippetTests", dependencies: ["DocCTides", "DocCOuting", "ConditionsKit", "ConditionsJSON", "ConditionsText",
                                                          "ConditionsKitTesting", "TestHarness"]),
         .testTarget(name: "ConditionsHTTPTests", dependencies: ["ConditionsHTTP", "ConditionsKit", "LoopbackServer", "CCurl", "LazyLibcurl", "LazyLibcurlProbe"]),
-        .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"]),
+        .testTarget(name: "ConditionsKitTests", dependencies: ["ConditionsHelpers", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo"]),
         .testTarget(name: "ConditionsJSONTests", dependencies: ["ConditionsJSON", "ConditionsText", "ConditionsKit"]),
         .testTarget(name: "ConditionsTextTests", dependencies: ["ConditionsText"]),
         .testTarget(name: "ConditionsKitTestingTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "ConditionsJSON", "ConditionsMemo"]),
@@ -320,7 +323,7 @@ let package = Package(
         // `conditions serve` as users run it: through the built binary, and in process with the
         // registered modules as the executable assembles it (the server library's own tests,
         // ConditionsServerTests, link no module but the test-only ones).
-        .testTarget(name: "ConditionsServeTests", dependencies: [
+        .testTarget(name: "ConditionsServeTests", dependencies: ["ConditionsHelpers", 
                 "ConditionsKitTesting",
             "conditions", "ConditionsFigures", "ConditionsServer", "ConditionsCore", "ConditionsKit", "ConditionsModules", "TestSources", "LoopbackServer", "TestHarness", "ServeHarness",
             .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -355,7 +358,7 @@ let package = Package(
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         .testTarget(name: "ExecEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Exec/EndToEndTests"),
         // NWS: its tests ask the stand-in for api.weather.gov (NWSStandIn) through libcurl.
-        .testTarget(name: "NWSTests", dependencies: ["ConditionsFigures", "NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
+        .testTarget(name: "NWSTests", dependencies: ["ConditionsHelpers", "ConditionsFigures", "NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
         .target(name: "NWSStandIn", dependencies: ["LoopbackServer", "ConditionsText"], path: "Plugins/NWS/StandIn"),
         .testTarget(name: "NWSEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "NWSStandIn", "conditions", "LoopbackServer", "TestHarness", "ServeHarness"], path: "Plugins/NWS/EndToEndTests"),
         .testTarget(name: "AvalancheTests", dependencies: ["ConditionsFigures", "Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),

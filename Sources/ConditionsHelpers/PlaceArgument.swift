@@ -1,5 +1,6 @@
 import ConditionsGeo
 import ConditionsJSON
+import ConditionsKit
 import ConditionsText
 import Foundation
 

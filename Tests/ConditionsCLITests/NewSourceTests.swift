@@ -80,7 +80,7 @@ import Testing
         let added = Set(newPackage.split(separator: "\n")).subtracting(package.split(separator: "\n")).map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
         #expect(added == [
             "\"Tides\",",
-            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Sources\", resources: [.embedInCode(\"sample.json\")]),",
+            ".target(name: \"Tides\", dependencies: [\"ConditionsKit\", \"ConditionsHelpers\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Tides/Sources\", resources: [.embedInCode(\"sample.json\")]),",
             ".testTarget(name: \"TidesTests\", dependencies: [\"Tides\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\", \"ConditionsKitTesting\"], path: \"Plugins/Tides/Tests\"),",
         ])
         #expect(newPackage.split(separator: "\n").count == package.split(separator: "\n").count + 3)
@@ -138,7 +138,7 @@ import Testing
             .map { $0.trimmingCharacters(in: .whitespaces) }.sorted()
         #expect(added == [
             "\"Buoys\",",
-            ".target(name: \"Buoys\", dependencies: [\"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Buoys/Sources\", resources: [.embedInCode(\"sample.json\")]),",
+            ".target(name: \"Buoys\", dependencies: [\"ConditionsKit\", \"ConditionsHelpers\", \"ConditionsJSON\", \"ConditionsText\"], path: \"Plugins/Buoys/Sources\", resources: [.embedInCode(\"sample.json\")]),",
             ".testTarget(name: \"BuoysTests\", dependencies: [\"Buoys\", \"ConditionsKit\", \"ConditionsJSON\", \"ConditionsText\", \"ConditionsKitTesting\"], path: \"Plugins/Buoys/Tests\", exclude: [\"Resources\"]),",
         ])
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() == ["Package.swift", "Plugins", "Sources", "scripts"])

@@ -1,5 +1,6 @@
 import ConditionsFigures
 import ConditionsCore
+import ConditionsHelpers
 import ConditionsJSON
 import ConditionsKit
 import Foundation

@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsKit
 import Foundation
 import Testing

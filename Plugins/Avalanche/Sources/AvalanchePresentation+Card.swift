@@ -1,3 +1,4 @@
+import ConditionsFigures
 import ConditionsJSON
 import ConditionsKit
 import ConditionsText

@@ -1,3 +1,4 @@
+import ConditionsHelpers
 import ConditionsJSON
 import ConditionsKit
 import ConditionsMemo

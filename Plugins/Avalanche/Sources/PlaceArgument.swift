@@ -1,4 +1,5 @@
 import ConditionsGeo
+import ConditionsHelpers
 import ConditionsJSON
 import ConditionsKit
 import ConditionsText

@@ -1,3 +1,4 @@
+import ConditionsHelpers
 import ConditionsKit
 import Foundation
 

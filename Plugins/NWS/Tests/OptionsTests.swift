@@ -1,3 +1,4 @@
+import ConditionsHelpers
 import ConditionsKitTesting
 import ConditionsJSON
 import ConditionsKit
