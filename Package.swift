@@ -172,7 +172,6 @@ let package = Package(
                 .embedInCode("Dashboard/Resources/templates/page.mustache"),
                 .embedInCode("Dashboard/Resources/templates/card.mustache"),
                 .embedInCode("Dashboard/Resources/templates/part.mustache"),
-                .embedInCode("Dashboard/Resources/templates/bands.mustache"),
                 .embedInCode("Dashboard/Resources/templates/drawing.mustache"),
                 .embedInCode("Dashboard/Resources/templates/history.mustache"),
                 .embedInCode("Dashboard/Resources/templates/map.mustache"),

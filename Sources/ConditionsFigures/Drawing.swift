@@ -91,16 +91,18 @@ public struct Drawing: Sendable, Equatable {
 
     /// The marks a drawing is made of.
     public enum Shape: Sendable, Equatable {
-        /// A rectangle or a bar, filled.
-        case rect(x: ClosedRange<Double>, y: ClosedRange<Double>)
+        /// A rectangle or a bar, filled; `inset` pulls its left and right edges in by pixels
+        /// once placed, and `corner` rounds it (pixels).
+        case rect(x: ClosedRange<Double>, y: ClosedRange<Double>, inset: Inset = .zero, corner: Double = 0)
         /// A line through the points, stroked.
         case line([Point])
         /// The region between the line through the points and `base` on the y axis, filled.
         case area([Point], base: Double)
         /// A straight line from one point to another, stroked (an axis, a threshold).
         case rule(Point, Point)
-        /// Words at a point, anchored there by their start, middle or end.
-        case text(String, at: Point, anchor: Anchor)
+        /// Words at a point, anchored there by their start, middle or end, in a role's type,
+        /// moved `dx` pixels right once placed (left when negative).
+        case text(String, at: Point, anchor: Anchor, role: TextRole = .label, dx: Double = 0)
         /// A disc; its radius is in the x axis' values.
         case circle(Point, radius: Double)
         /// A sector of a ring around `center`, between two radii (the inner one 0 for a slice of
@@ -110,6 +112,40 @@ public struct Drawing: Sendable, Equatable {
         /// in a unit box: (0, 0) the frame's top left, (1, 1) its bottom right. Anything else in
         /// the string draws nothing.
         case path(String)
+    }
+
+    /// How far, in pixels, a rectangle's edges are pulled in from where its values place
+    /// them, as a page pads a box: `leading` moves the left edge right, `trailing` the right
+    /// edge left. Values are in pixels in a strip, in hundredths of the side in a square;
+    /// below zero counts as zero. A box that starts where a column of 114-pixel labels ends
+    /// and runs to the right edge: `.rect(x: 0...1, y: …, inset: .init(leading: 114))`.
+    public struct Inset: Sendable, Equatable {
+        public var leading: Double
+        public var trailing: Double
+
+        /// No inset: the edges where the values place them.
+        public static let zero = Inset()
+
+        /// Edges pulled in by `leading` and `trailing` pixels.
+        public init(leading: Double = 0, trailing: Double = 0) {
+            self.leading = leading
+            self.trailing = trailing
+        }
+    }
+
+    /// The type words are set in, as the card sets its own text, so words in a drawing read
+    /// as the card's: sizes follow the reader's text size. In a square they scale with it.
+    public enum TextRole: String, Sendable, Equatable {
+        /// A chart's small words: ticks, times, a scale (12 px).
+        case label
+        /// The card's own text size: a row's label.
+        case body
+        /// A value that must stand out: bold, a little larger than the body.
+        case value
+        /// The drawing's visible title, above it.
+        case heading
+        /// A caption over part of the drawing (`Tomorrow`): smaller than the body.
+        case note
     }
 
     /// Where text hangs from its point.

@@ -52,7 +52,7 @@ struct MoonPresentation: ResultPresentation {
         rows.append(.init("Rises", rise.map { context.localTime($0, .time) } ?? "no moonrise this day"))
         rows.append(.init("Sets", set.map { context.localTime($0, .time) } ?? "no moonset this day"))
         return ResultCard(title: "Moon", subtitle: moon["location"]?["name"]?.stringValue ?? context.placeName,
-                          figure: .drawing(drawing.drawing(rem: 9)), rows: rows)
+                          figure: drawing.drawing(rem: 9), rows: rows)
     }
 }
 
@@ -89,7 +89,7 @@ struct PhasesPresentation: ResultPresentation {
             let name = phase["name"]?.stringValue ?? "?"
             let date = phase["date"]?.dateValue
             let drawing = MoonDrawing(illuminated: MoonGlyph.illuminated(phase: name), waxing: MoonGlyph.isWaxing(phase: name), southern: southern)
-            return ResultCard.Row(name, date.map { context.localTime($0, .dateTime) } ?? "—", figure: .drawing(drawing.drawing(rem: 1.25)))
+            return ResultCard.Row(name, date.map { context.localTime($0, .dateTime) } ?? "—", figure: drawing.drawing(rem: 1.25))
         })
     }
 }

@@ -8,9 +8,10 @@ import Testing
 /// The avalanche danger card in a real browser: `conditions serve` with the Avalanche module
 /// against a loopback avalanche.org, serving the real West Slopes North forecast of 2026-04-01
 /// for Mt Baker, and for Stevens Pass an edited copy of it rating the bands 5, 4 and none today
-/// and 1, 2, 3 tomorrow, under a warning. What the browser computed is checked: each band's fill
-/// and text colour are the scale's and at least 4.5:1 apart, its level is text on the fill, and
-/// each list item reads "Above treeline: 3 Considerable".
+/// and 1, 2, 3 tomorrow, under a warning. The bands are the module's drawing, made of marks;
+/// what the browser computed is checked: each band's fill and text colour are the scale's and
+/// at least 4.5:1 apart, its level is text on the fill and nothing covers it, the boxes land
+/// where the inset says, and the drawing's summary reads "Today: above treeline 3 Considerable, …".
 extension DashboardBrowserTests {
     /// The scale's colours by level, and avalanche.org's grey for "no rating".
     static let dangerFills = [1: "#50B848", 2: "#FFF200", 3: "#F7941E", 4: "#ED1C24", 5: "#231F20", 0: "#888888"]
@@ -60,32 +61,46 @@ extension DashboardBrowserTests {
     }
 
     /// Evaluated in the page: every band of every card and part, as the browser computed it.
+    /// A band is read from the drawing's marks in order: a day's caption (a note), then per band
+    /// its label, its coloured box and its level.
     static let bandsProbe = #"""
     (() => {
       \#(DashboardSetup.contrastHelpers)
       const hex = (colour) => "#" + parse(colour).slice(0, 3).map((v) => Math.round(v).toString(16).padStart(2, "0")).join("").toUpperCase();
       const inside = (a, b) => a.left >= b.left - 0.5 && a.right <= b.right + 0.5 && a.top >= b.top - 0.5 && a.bottom <= b.bottom + 0.5;
-      const band = (item) => {
-        const value = item.querySelector(".band__value"), text = item.querySelector(".band__text"), svg = item.querySelector("svg.band__fill");
-        // elementFromPoint sees only the viewport: bring the band into it first.
-        text.scrollIntoView({block: "center", inline: "nearest"});
-        const fill = getComputedStyle(svg.querySelector("rect")).fill, background = getComputedStyle(value).backgroundColor, colour = getComputedStyle(text).color;
-        const box = text.getBoundingClientRect(), under = svg.getBoundingClientRect(), frame = value.getBoundingClientRect();
-        const hit = document.elementFromPoint((box.left + box.right) / 2, (box.top + box.bottom) / 2);
-        return {item: item.textContent, label: item.querySelector(".band__label").textContent, value: text.textContent,
-                fill: hex(fill), background: hex(background), colour: hex(colour), ratio: ratio(parse(colour), parse(fill)),
-                backgroundRatio: ratio(parse(colour), parse(background)),
-                svgHidden: svg.getAttribute("aria-hidden"), textOnFill: box.width > 0 && inside(box, under) && inside(box, frame),
-                fillCovers: under.width >= frame.width - 1 && under.height >= frame.height - 1, textOnTop: Boolean(hit && text.contains(hit))};
-      };
       const figure = (root) => {
-        const figure = root.querySelector(":scope > figure.bands");
+        const figure = root.querySelector(":scope > figure.drawing");
         if (!figure) return null;
-        return {name: document.getElementById(figure.getAttribute("aria-labelledby"))?.textContent ?? null,
-                groups: Array.from(figure.querySelectorAll(".bands__group")).map((group) => ({
-                  caption: group.querySelector(".bands__caption").textContent,
-                  listName: document.getElementById(group.querySelector("ul").getAttribute("aria-labelledby"))?.textContent ?? null,
-                  bands: Array.from(group.querySelectorAll("li.band")).map(band)}))};
+        const svg = figure.querySelector("svg.drawing__plot");
+        const groups = [];
+        let label = null, box = null;
+        for (const mark of svg.querySelectorAll("text, rect.ink--data")) {
+          if (mark.matches(".drawing__text--note")) groups.push({caption: mark.textContent, bands: []});
+          else if (mark.matches(".drawing__text--body")) label = mark;
+          else if (mark.matches("rect")) box = mark;
+          else if (mark.matches(".drawing__text--value") && groups.length) {
+            // elementFromPoint sees only the viewport: bring the band into it first.
+            mark.scrollIntoView({block: "center", inline: "nearest"});
+            const frame = svg.getBoundingClientRect();
+            // The box's bounds unclipped; where it is drawn, found by what the browser hits.
+            const text = mark.getBoundingClientRect(), bounds = box.getBoundingClientRect(), name = label.getBoundingClientRect();
+            const middle = (bounds.top + bounds.bottom) / 2, hits = (x) => document.elementFromPoint(x, middle) === box;
+            let left = null, right = null;
+            for (let x = frame.left + 100; x < frame.left + 140 && left === null; x += 0.25) if (hits(x)) left = x;
+            for (let x = frame.right + 2; x > frame.right - 20 && right === null; x -= 0.25) if (hits(x)) right = x;
+            const under = {left, right, top: bounds.top, bottom: bounds.bottom};
+            const fill = getComputedStyle(box).fill, colour = getComputedStyle(mark).fill;
+            const hit = document.elementFromPoint((text.left + text.right) / 2, (text.top + text.bottom) / 2);
+            groups[groups.length - 1].bands.push({label: label.textContent, value: mark.firstChild.data,
+              said: mark.querySelector("title")?.textContent ?? null, fill: hex(fill), colour: hex(colour), ratio: ratio(parse(colour), parse(fill)),
+              textOnFill: text.width > 0 && left !== null && right !== null && inside(text, under), textOnTop: Boolean(hit && mark.contains(hit)),
+              labelBeside: name.width > 0 && name.right <= under.left, start: under.left - frame.left, end: frame.right - under.right,
+              inFrame: left !== null && right !== null && inside(under, frame)});
+          }
+        }
+        return {name: document.getElementById(svg.getAttribute("aria-labelledby"))?.textContent ?? null, role: svg.getAttribute("role"),
+                summary: document.getElementById(svg.getAttribute("aria-describedby"))?.textContent ?? null,
+                heading: svg.querySelector(".drawing__text--heading")?.textContent ?? null, groups};
       };
       const cards = Array.from(document.querySelectorAll("article.card")).map((card) => ({
         urn: card.dataset.urn, status: card.querySelector(":scope > header .status__word")?.textContent ?? null,
@@ -109,8 +124,15 @@ extension DashboardBrowserTests {
       const texts = [];
       for (const element of document.querySelectorAll("article.card *")) {
         if (!Array.from(element.childNodes).some((node) => node.nodeType === 3 && node.data.trim())) continue;
-        if (element.closest("svg, .visually-hidden")) continue;
-        texts.push([ratio(parse(getComputedStyle(element).color), backdrop(element)), element.className + " " + element.textContent.trim().slice(0, 30)]);
+        if (element.closest(".visually-hidden")) continue;
+        // A drawing's words in the page's inks (a level on its colour is checked band by band);
+        // a tooltip's <title> is not drawn.
+        let colour = getComputedStyle(element).color;
+        if (element.closest("svg")) {
+          if (!element.matches("text") || element.matches(".ink--data")) continue;
+          colour = getComputedStyle(element).fill;
+        }
+        texts.push([ratio(parse(colour), backdrop(element)), (element.className.baseVal ?? element.className) + " " + element.textContent.trim().slice(0, 30)]);
       }
       texts.sort((a, b) => a[0] - b[0]);
       return {cards, texts: texts.length, worst: texts.slice(0, 3), scrollWidth: document.documentElement.scrollWidth, innerWidth: window.innerWidth};
@@ -129,33 +151,40 @@ extension DashboardBrowserTests {
                 let cards = Dictionary((report.object["cards"] as? [[String: Any]] ?? []).map { ($0["urn"] as? String ?? "?", $0) }, uniquingKeysWith: { a, _ in a })
                 #expect(Set(cards.keys) == ["avalanche:baker", "avalanche:stevens", "avalanche:all"], "\(options): \(cards.keys)")
 
-                // Every band drawn anywhere on the page: the browser's colours and contrast.
+                // Every band drawn anywhere on the page: the browser's colours, contrast and geometry.
                 var seen = 0
                 func check(_ figure: [String: Any]?, _ expected: [[Int]], _ name: String) {
                     let groups = figure?["groups"] as? [[String: Any]] ?? []
                     #expect(figure?["name"] as? String == "Avalanche danger by elevation", "\(name)")
+                    #expect(figure?["heading"] as? String == "Avalanche danger by elevation", "\(name): its visible title")
+                    #expect(figure?["role"] as? String == "img", "\(name)")
                     #expect(groups.map { $0["caption"] as? String } == Array(["Today", "Tomorrow"].prefix(expected.count)), "\(name)")
+                    var summary: [String] = []
                     for (group, levels) in zip(groups, expected) {
-                        #expect(group["listName"] as? String == group["caption"] as? String, "\(name): each list is named by its caption")
                         let bands = group["bands"] as? [[String: Any]] ?? []
+                        let caption = group["caption"] as? String ?? "?"
                         #expect(bands.count == 3, "\(name)")
+                        var said: [String] = []
                         for (band, (level, label)) in zip(bands, zip(levels, ["Above treeline", "Near treeline", "Below treeline"])) {
                             seen += 1
                             let scaleName = level == 0 ? "No rating" : "\(level) " + ["Low", "Moderate", "Considerable", "High", "Extreme"][level - 1]
                             let context = "\(name) \(options) \(band)"
                             #expect(band["value"] as? String == scaleName, "\(context)")
-                            #expect(band["label"] as? String == "\(label): ", "\(context)")
-                            #expect(band["item"] as? String == "\(label): \(scaleName)", "\(context): what a screen reader reads")
+                            #expect(band["label"] as? String == label, "\(context)")
+                            #expect(band["said"] as? String == "\(caption), \(label.lowercased()): \(scaleName)", "\(context): what pointing at it says")
                             #expect(band["fill"] as? String == Self.dangerFills[level], "\(context): the scale's colour")
-                            #expect(band["background"] as? String == Self.dangerFills[level], "\(context): the value's computed background too")
                             #expect((band["ratio"] as? Double ?? 0) >= 4.5, "\(context): text on its fill at least 4.5:1")
-                            #expect((band["backgroundRatio"] as? Double ?? 0) >= 4.5, "\(context)")
                             #expect(band["colour"] as? String == (level == 5 ? "#FFFFFF" : "#000000"), "\(context)")
-                            #expect(band["svgHidden"] as? String == "true", "\(context): the drawing is decoration")
-                            #expect(band["textOnFill"] as? Bool == true && band["fillCovers"] as? Bool == true, "\(context): the text sits on the fill")
+                            #expect(band["textOnFill"] as? Bool == true, "\(context): the text sits on the fill")
                             #expect(band["textOnTop"] as? Bool == true, "\(context): nothing covers the text")
+                            #expect(band["labelBeside"] as? Bool == true && band["inFrame"] as? Bool == true, "\(context): the label beside the box, the box in the figure")
+                            // The coloured box starts 114.25 px from the left (the label column) and runs to the right edge.
+                            #expect(abs((band["start"] as? Double ?? 0) - 114.25) <= 0.5 && abs(band["end"] as? Double ?? 9) <= 0.5, "\(context): where the box lands")
+                            said.append("\(label.lowercased()) \(scaleName)")
                         }
+                        summary.append("\(caption): \(said.joined(separator: ", ")).")
                     }
+                    #expect(figure?["summary"] as? String == summary.joined(separator: " "), "\(name): what a screen reader reads")
                 }
 
                 let baker = try #require(cards["avalanche:baker"])

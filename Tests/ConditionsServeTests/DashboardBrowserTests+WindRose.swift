@@ -123,6 +123,6 @@ struct GustsPresentation: ResultPresentation {
         let drawing = Drawing(title: "Wind at \(data["place"]?.stringValue ?? "?")", summary: "Mostly from the southwest: 40% of hours",
                               frame: .square(rem: 10), x: -1...1, y: -1...1, marks: marks,
                               key: [.init("under 20 mph", ink: .accent), .init("20 mph or more", ink: .fill("#C9232D"))])
-        return ResultCard(title: "Wind", status: .init(strongest ?? "calm", tone: .neutral), figure: .drawing(drawing))
+        return ResultCard(title: "Wind", status: .init(strongest ?? "calm", tone: .neutral), figure: drawing)
     }
 }

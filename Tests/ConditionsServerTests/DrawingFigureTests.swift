@@ -77,6 +77,40 @@ import Testing
         #expect(strip.contains(#"<figcaption class="drawing__caption"><bdi class="drawing__title">Tonight</bdi><p class="drawing__notes"><bdi>Clouds</bdi> <bdi>h0 – h3</bdi> <bdi>top 100 %</bdi></p><ul class="drawing__key">"#), "\(strip)")
     }
 
+    /// A box inset by pixels from its values and rounded: drawn at percentages of the outer
+    /// SVG, moved right by its leading inset and cut off by a clip of itself moved left by its
+    /// trailing one (the browser test of the avalanche card measures where it lands). Words in
+    /// a role's type, moved by pixels. Insets below zero or not finite are none.
+    @Test func insetRoundedBoxesAndWordsInTheirRoles() throws {
+        let html = try Self.render(Drawing(title: "Danger", summary: "s", frame: .strip(height: 60), x: 0...4, y: 0...60, marks: [
+            .init(.rect(x: 1...4, y: 10...40, inset: .init(leading: 114.25, trailing: 1), corner: 3), ink: .fill("#f7941e"), label: "3 Considerable"),
+            .init(.rect(x: 0...2, y: 0...10, corner: 4), ink: .muted),
+            .init(.rect(x: 0...2, y: 0...10, inset: .init(leading: -5, trailing: .nan)), ink: .accent),
+            .init(.text("3 Considerable", at: .init(x: 0, y: 20), anchor: .start, role: .value, dx: 122.25), ink: .contrasting(with: "#F7941E")),
+            .init(.text("Today", at: .init(x: 0, y: 50), anchor: .start, role: .note), ink: .muted),
+        ]))
+        #expect(Self.wellFormed(html), "\(html)")
+        let clip = try #require(try Self.tags("clipPath", in: html).first)
+        #expect(clip["id"] == "card-test-drawing-clip-1")
+        let rects = try Self.tags("rect", in: html)
+        // The clip's rectangle, the box, the rounded one, the plain one in the plot's units.
+        #expect(rects.count == 4, "\(rects)")
+        #expect(rects[0] == ["x": "25%", "y": "20", "width": "75%", "height": "30", "rx": "3", "transform": "translate(-1 0)"], "\(rects[0])")
+        #expect(rects[1] == ["class": "drawing__fill ink--data", "x": "25%", "y": "20", "width": "75%", "height": "30", "rx": "3",
+                            "transform": "translate(114.25 0)", "fill": "#F7941E"], "\(rects[1])")
+        #expect(html.contains(#"<g clip-path="url(#card-test-drawing-clip-1)"><rect class="drawing__fill ink--data""#))
+        #expect(rects[2] == ["class": "drawing__fill ink--muted", "x": "0%", "y": "50", "width": "50%", "height": "10", "rx": "4"], "\(rects[2])")
+        #expect(rects[3] == ["class": "drawing__fill ink--accent", "x": "0", "y": "50", "width": "500", "height": "10"], "\(rects[3])")
+        let texts = try Self.tags("text", in: html)
+        #expect(texts[0]["class"] == "drawing__text drawing__text--value ink--data" && texts[0]["dx"] == "122.25" && texts[0]["fill"] == "#000000", "\(texts[0])")
+        #expect(texts[1]["class"] == "drawing__text drawing__text--note ink--muted" && texts[1]["dx"] == nil, "\(texts[1])")
+        // Each role has its type in the stylesheet.
+        let stylesheet = String(decoding: PackageResources.dashboard_css, as: UTF8.self)
+        for role in ["label", "body", "value", "heading", "note"] as [String] {
+            #expect(stylesheet.contains(".drawing__text--\(role) { font-size:"), "\(role)")
+        }
+    }
+
     @Test func aSquareDrawsRoundShapesAndSectors() throws {
         let drawing = Drawing(title: "Rose", summary: "s", frame: .square(rem: 10), x: -1...1, y: -1...1, marks: [
             .init(.circle(.init(x: 0, y: 0), radius: 0.5), ink: .dark),

@@ -138,12 +138,12 @@ struct NightPresentation: ResultPresentation {
         // Data from before the timeline (no sunset, sunrise or Moon samples) keeps the bars.
         if let timeline = NightTimeline(data: data, night: night, context: context).timeline {
             return ResultCard(title: "Tonight", subtitle: data["place"]?["name"]?.stringValue ?? data["place"]?["id"]?.stringValue,
-                              status: .init(night.summary, tone: tone), figure: .drawing(timeline.drawing), rows: rows, lines: Array(lines))
+                              status: .init(night.summary, tone: tone), figure: timeline.drawing, rows: rows, lines: Array(lines))
         }
-        let figure: ResultCard.Figure? = hours.isEmpty ? nil : .drawing(.bars(
+        let figure: Drawing? = hours.isEmpty ? nil : .bars(
             title: "Sky cover per hour", unit: "%", hours,
             summary: "Sky cover per hour through the night, \(hours.first!.label) to \(hours.last!.label): "
-                + hours.map { "\($0.label) \($0.value.map { Self.number($0) + "%" } ?? "unknown")" }.joined(separator: ", ")))
+                + hours.map { "\($0.label) \($0.value.map { Self.number($0) + "%" } ?? "unknown")" }.joined(separator: ", "))
         return ResultCard(title: "Tonight", subtitle: data["place"]?["name"]?.stringValue ?? data["place"]?["id"]?.stringValue,
                           status: .init(night.summary, tone: tone), figure: figure, rows: rows, lines: Array(lines))
     }

@@ -179,7 +179,7 @@ import Testing
         #expect(card.title == "Tonight")
         #expect(card.status?.tone == .good)
         #expect(card.rows.first?.label == "Window")
-        if case .drawing(let timeline)? = card.figure {
+        if let timeline = card.figure {
             #expect(timeline.caption == "Tonight, sunset to sunrise")
             #expect(timeline.marks.filter { $0.ink == .accent || $0.ink == .unknown }.count == 12, "a bar per hour")
         } else {

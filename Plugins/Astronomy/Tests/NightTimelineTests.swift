@@ -14,7 +14,7 @@ import Testing
     static func timeline(_ data: JSONValue) -> Timeline? {
         let context = textContext("night:stevens:2026-11-26")
         guard let night = NightPresentation.Night(data), let timeline = NightTimeline(data: data, night: night, context: context).timeline else { return nil }
-        #expect(NightPresentation().card(data, context: context).figure == .drawing(timeline.drawing), "the card draws the timeline")
+        #expect(NightPresentation().card(data, context: context).figure == timeline.drawing, "the card draws the timeline")
         return timeline
     }
 
@@ -121,7 +121,7 @@ import Testing
         object["moon"] = ["up": [], "illumination": 50]
         object["sunset"] = .null
         let card = NightPresentation().card(.object(object), context: textContext("night:stevens:2026-11-26"))
-        guard case .drawing(let chart)? = card.figure else { Issue.record("expected the hourly bars: \(String(describing: card.figure))"); return }
+        guard let chart = card.figure else { Issue.record("expected the hourly bars: \(String(describing: card.figure))"); return }
         #expect(chart.notes.first == "Sky cover per hour")
         #expect(chart.marks.count == object["sky"]?["hours"]?.arrayValue?.filter { $0["skyCover"]?.doubleValue != nil }.count, "a bar per hour with a value")
         #expect(card.rows.first?.label == "Window")

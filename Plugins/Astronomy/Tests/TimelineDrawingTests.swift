@@ -37,7 +37,7 @@ import Testing
 
     static func rects(_ drawing: Drawing) -> [(x: ClosedRange<Double>, y: ClosedRange<Double>, ink: Drawing.Ink, label: String?)] {
         drawing.marks.compactMap { mark in
-            if case .rect(let x, let y) = mark.shape { (x, y, mark.ink, mark.label) } else { nil }
+            if case .rect(let x, let y, _, _) = mark.shape { (x, y, mark.ink, mark.label) } else { nil }
         }
     }
 
@@ -71,7 +71,7 @@ import Testing
         #expect(points.count == 11 && abs(points[4].x - 0.4) < 1e-9 && points[4].y == 114)
         #expect(abs(points[0].y - (162 - 130.0 / 180 * 96)) < 1e-9, "−40° at sunset, 130° below the top: \(points[0])")
         let ticks = drawing.marks.compactMap { mark -> (String, Double, Drawing.Anchor)? in
-            if case .text(let words, let at, let anchor) = mark.shape { (words, at.x, anchor) } else { nil }
+            if case .text(let words, let at, let anchor, _, _) = mark.shape { (words, at.x, anchor) } else { nil }
         }
         #expect(ticks.map(\.0) == ["edge", "2", "5", "9:50"] && ticks.map(\.2) == [.start, .middle, .middle, .end])
         #expect(drawing.key.map(\.label) == ["Civil twilight", "Astronomical night", "Moon altitude", "Sky cover", "Sky cover unknown", "Dark, moonless and clear"])
@@ -100,10 +100,10 @@ import Testing
         func inside(_ point: Drawing.Point) -> Bool { (0...1).contains(point.x) && (0...162).contains(point.y) }
         for mark in drawing.marks {
             switch mark.shape {
-            case .rect(let x, let y): #expect(inside(.init(x: x.lowerBound, y: y.lowerBound)) && inside(.init(x: x.upperBound, y: y.upperBound)), "\(mark)")
+            case .rect(let x, let y, _, _): #expect(inside(.init(x: x.lowerBound, y: y.lowerBound)) && inside(.init(x: x.upperBound, y: y.upperBound)), "\(mark)")
             case .rule(let a, let b): #expect(inside(a) && inside(b), "\(mark)")
             case .line(let points): #expect(points.allSatisfy(inside), "\(mark)")
-            case .text(_, let at, _): #expect(inside(at), "\(mark)")
+            case .text(_, let at, _, _, _): #expect(inside(at), "\(mark)")
             default: Issue.record("a mark the timeline does not make: \(mark)")
             }
         }

@@ -7,7 +7,7 @@ import Foundation
 /// The dashboard's card of an `avalanche` result.
 ///
 /// A zone: its name and center, the day's rating as the status (a warning in effect instead,
-/// in the bad tone), the danger by band today and tomorrow as a `BandChart` in the North
+/// in the bad tone), the danger by band today and tomorrow as a `DangerChart` drawing in the North
 /// American scale's colours with each level written out, then rows: the warning first, the
 /// travel advice, each problem (likelihood, size, elevations, aspects), the bottom line, the
 /// forecaster and the expiry. Off-season, "no rating" and "no forecast" are neutral statuses;
@@ -46,7 +46,7 @@ extension AvalanchePresentation {
 
         if warning { card.rows.append(.init("Warning", warningText(data["warning"]), tone: .bad)) }
         if status == ZoneStatus.forecast.rawValue || status == ZoneStatus.noRating.rawValue {
-            card.figure = bandChart(data["danger"]).map { .bands($0) }
+            card.figure = dangerChart(data["danger"])?.drawing
             // With a warning as the status, the day's rating still leads the facts.
             if warning, let rating = ratingText(data["rating"]) { card.rows.append(.init("Danger \(day.rawValue)", rating)) }
             if !compact {
@@ -123,17 +123,17 @@ extension AvalanchePresentation {
     }
 
     /// The danger by band today and tomorrow, in the scale's colours; nil when neither day has bands.
-    static func bandChart(_ danger: JSONValue?) -> BandChart? {
-        let groups = [("Today", ForecastDay.today), ("Tomorrow", ForecastDay.tomorrow)].compactMap { caption, day -> BandChart.Group? in
+    static func dangerChart(_ danger: JSONValue?) -> DangerChart? {
+        let groups = [("Today", ForecastDay.today), ("Tomorrow", ForecastDay.tomorrow)].compactMap { caption, day -> DangerChart.Group? in
             guard let bands = danger?[day.rawValue], bands.objectValue != nil else { return nil }
-            return BandChart.Group(caption: caption, bands: [("above", "Above treeline"), ("near", "Near treeline"), ("below", "Below treeline")].map { key, label in
+            return DangerChart.Group(caption: caption, bands: [("above", "Above treeline"), ("near", "Near treeline"), ("below", "Below treeline")].map { key, label in
                 guard let level = bands[key]?["level"]?.intValue, DangerScale.isRated(level) else {
-                    return BandChart.Band(label: label, value: DangerScale.noRating, fill: DangerScale.noRatingFill)
+                    return DangerChart.Band(label: label, value: DangerScale.noRating, fill: DangerScale.noRatingFill)
                 }
-                return BandChart.Band(label: label, value: "\(level) \(DangerScale.levels[level - 1].name)", fill: DangerScale.fills[level - 1])
+                return DangerChart.Band(label: label, value: "\(level) \(DangerScale.levels[level - 1].name)", fill: DangerScale.fills[level - 1])
             })
         }
-        return groups.isEmpty ? nil : BandChart(title: "Avalanche danger by elevation", groups: groups)
+        return groups.isEmpty ? nil : DangerChart(title: "Avalanche danger by elevation", groups: groups)
     }
 
     /// Whether a warning is in effect: `warning` present and not null.

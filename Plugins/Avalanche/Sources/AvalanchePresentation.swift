@@ -11,7 +11,7 @@ import Foundation
 /// `avalanche:all`: a line per zone.
 ///
 /// Card (the dashboard, `AvalanchePresentation+Card.swift`): the danger by band today and
-/// tomorrow as a `BandChart` in the scale's colours, the warning first when one is in effect,
+/// tomorrow as a drawing (`DangerChart`) in the scale's colours, the warning first when one is in effect,
 /// the problems and the bottom line as rows; `avalanche:all` a part per zone.
 ///
 /// Change key: a level in any band today or tomorrow, the set of problems (by name), a warning

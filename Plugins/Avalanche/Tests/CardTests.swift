@@ -16,9 +16,24 @@ import Testing
         PresentationContext(urn: urn, style: .plain, placeName: "Seattle") { date, _ in Timestamp.string(from: date) }
     }
 
-    static func bands(_ card: ResultCard) -> BandChart? {
-        if case .bands(let chart)? = card.figure { return chart }
-        return nil
+    /// The bands as the card's drawing shows them, read back from its marks: each caption, then
+    /// per band its label, its level written out and the colour under the level.
+    static func bands(_ card: ResultCard) -> DangerChart? {
+        guard let drawing = card.figure else { return nil }
+        var groups: [DangerChart.Group] = []
+        var label: String?, fill: String?
+        for mark in drawing.marks {
+            switch (mark.shape, mark.ink) {
+            case (.text(let words, _, _, .note, _), _): groups.append(.init(caption: words, bands: []))
+            case (.text(let words, _, _, .body, _), _): label = words
+            case (.rect, .fill(let colour)): fill = colour
+            case (.text(let words, _, _, .value, _), _):
+                guard !groups.isEmpty, let label, let fill else { return nil }
+                groups[groups.count - 1].bands.append(.init(label: label, value: words, fill: fill))
+            default: continue
+            }
+        }
+        return DangerChart(title: drawing.title, groups: groups)
     }
 
     /// The scale's colours by level, written out here rather than read from `DangerScale`.
@@ -110,12 +125,16 @@ import Testing
     @Test func everyLevelHasTheScalesColour() {
         let danger: JSONValue = ["today": ["above": DangerScale.json(5), "near": DangerScale.json(4), "below": DangerScale.json(-1)],
                                  "tomorrow": ["above": DangerScale.json(1), "near": DangerScale.json(2), "below": DangerScale.json(3)]]
-        let chart = AvalanchePresentation.bandChart(danger)
+        let chart = AvalanchePresentation.dangerChart(danger)
         #expect(chart?.groups.flatMap(\.bands).map(\.value) == ["5 Extreme", "4 High", "No rating", "1 Low", "2 Moderate", "3 Considerable"])
         #expect(chart?.groups.flatMap(\.bands).map(\.fill) == [Self.scale[5]!, Self.scale[4]!, "#888888", Self.scale[1]!, Self.scale[2]!, Self.scale[3]!])
         // Tomorrow null (a forecast without one): today alone.
-        #expect(AvalanchePresentation.bandChart(["today": danger["today"]!, "tomorrow": .null])?.groups.map(\.caption) == ["Today"])
-        #expect(AvalanchePresentation.bandChart(["today": .null, "tomorrow": .null]) == nil)
+        #expect(AvalanchePresentation.dangerChart(["today": danger["today"]!, "tomorrow": .null])?.groups.map(\.caption) == ["Today"])
+        #expect(AvalanchePresentation.dangerChart(["today": .null, "tomorrow": .null]) == nil)
+        // What is drawn is what the chart holds.
+        var card = ResultCard(title: "Zone")
+        card.figure = chart?.drawing
+        #expect(Self.bands(card) == chart)
     }
 
     @Test func allZonesAsParts() async throws {

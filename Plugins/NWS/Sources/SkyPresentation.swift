@@ -55,7 +55,7 @@ struct SkyPresentation: ResultPresentation {
         rows += Self.notes(data).map { ResultCard.Row("Note", $0, tone: .caution) }
         let status = hours.first?.skyCover.map { ResultCard.Status(Self.band($0), tone: .neutral) }
         return ResultCard(title: place, subtitle: "Sky cover, next \(hours.count) hours (NWS)", status: status,
-                          figure: hours.isEmpty ? nil : .drawing(Self.chart(hours, place: place, context: plain)), rows: rows,
+                          figure: hours.isEmpty ? nil : Self.chart(hours, place: place, context: plain), rows: rows,
                           updated: AlertReading.date(data["updated"]),
                           link: data["url"]?.stringValue.flatMap { URL(string: $0) }.map { .init(url: $0, label: "NWS forecast for \(place)") })
     }

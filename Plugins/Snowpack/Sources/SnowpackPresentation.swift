@@ -100,7 +100,7 @@ struct SnowpackPresentation: ResultPresentation {
         let reading = Self.readingTime(data)
         var rows: [ResultCard.Row] = []
         var cardStatus: ResultCard.Status?
-        var figure: ResultCard.Figure?
+        var figure: Drawing?
         var staleNote: String?
         if status == SnowpackReport.Status.noData.rawValue {
             cardStatus = ResultCard.Status("no data", tone: .neutral)
@@ -119,7 +119,7 @@ struct SnowpackPresentation: ResultPresentation {
                 staleNote = "latest reading \(context.localTime(reading, .dateTime))\(age)"
             }
             let daily = Self.daily(data)
-            if daily.contains(where: { $0.depth != nil }) { figure = .drawing(Self.chart(daily, name: name)) }
+            if daily.contains(where: { $0.depth != nil }) { figure = Self.chart(daily, name: name) }
         }
         if let placement = Self.whereText(data) { rows.append(.init("Station", placement)) }
         let notes = (data["notes"]?.arrayValue ?? []).compactMap(\.stringValue)

@@ -69,7 +69,7 @@ struct SnowfallPresentation: ResultPresentation {
         var rows = Self.figureRows(summary).map { ResultCard.Row($0.0, $0.1) }
         rows.append(.init("Latest report", latest.longText))
         if let count = summary["daysReported"]?.intValue { rows.append(.init("Days reported", "\(count)")) }
-        return ResultCard(title: name, subtitle: Self.seasonText(data), figure: .drawing(Self.chart(data, name: name, endingOn: latest)),
+        return ResultCard(title: name, subtitle: Self.seasonText(data), figure: Self.chart(data, name: name, endingOn: latest),
                           rows: rows, link: link)
     }
 

@@ -420,7 +420,7 @@ struct SnowfallTests {
             "Latest report: Sun Apr 30 2023", "Days reported: 206",
         ])
         #expect(card.link?.url.absoluteString == "https://wsdot.com/travel/real-time/mountainpasses/stevens")
-        guard case .drawing(let chart)? = card.figure else { Issue.record("no chart: \(String(describing: card.figure))"); return }
+        guard let chart = card.figure else { Issue.record("no chart: \(String(describing: card.figure))"); return }
         #expect(chart.title == "New snow per day")
         #expect(chart.notes == ["New snow per day", "Apr 1 – Apr 30", "top 11.2 in"])
         // The bars are the days' own figures, one per reported day of the 30.
@@ -446,7 +446,7 @@ struct SnowfallTests {
             "url": "javascript:alert(1)",
         ]
         let card = SnowfallPresentation().card(data, context: Self.plain)
-        guard case .drawing(let chart)? = card.figure else { Issue.record("no chart"); return }
+        guard let chart = card.figure else { Issue.record("no chart"); return }
         #expect(chart.marks.compactMap(\.label) == ["Dec 30: 2 in", "Jan 2: 4 in"], "two bars; the other 28 days are gaps")
         #expect(chart.notes == ["New snow per day", "Dec 4 – Jan 2", "top 4 in"])
         #expect(chart.summary == "New snow per day at White Pass US 12 from Dec 4 2025 to Jan 2 2026: 6 in altogether, the most 4 in on Jan 2; 28 days not reported.")

@@ -23,8 +23,9 @@ public struct ResultCard: Sendable, Equatable {
     public var subtitle: String?
     /// The one-word state a person looks for first, if the result has one.
     public var status: Status?
-    /// A drawing for the card (the moon as it looks, a chart, coloured bands).
-    public var figure: Figure?
+    /// A drawing for the card, composed of marks by the module (the moon as it looks, a chart,
+    /// coloured bands); the page draws any composition.
+    public var figure: Drawing?
     /// A picture from the upstream (a pass's camera), shown once it scrolls into view.
     public var image: Image?
     /// Labelled facts in reading order.
@@ -46,7 +47,7 @@ public struct ResultCard: Sendable, Equatable {
     public var parts: [ResultCard]
 
     /// A card; every part but the title is optional.
-    public init(title: String, subtitle: String? = nil, status: Status? = nil, figure: Figure? = nil, image: Image? = nil,
+    public init(title: String, subtitle: String? = nil, status: Status? = nil, figure: Drawing? = nil, image: Image? = nil,
                 rows: [Row] = [], lines: [String] = [], updated: Date? = nil, staleNote: String? = nil, link: Link? = nil,
                 coordinate: GeoPoint? = nil, parts: [ResultCard] = []) {
         self.title = title
@@ -107,24 +108,15 @@ public struct ResultCard: Sendable, Equatable {
         /// How good the value is, when it is a state of its own (a direction's restriction).
         public var tone: Tone?
         /// A small drawing beside the value (a phase's moon).
-        public var figure: Figure?
+        public var figure: Drawing?
 
         /// A row `label`: `value`.
-        public init(_ label: String, _ value: String, tone: Tone? = nil, figure: Figure? = nil) {
+        public init(_ label: String, _ value: String, tone: Tone? = nil, figure: Drawing? = nil) {
             self.label = label
             self.value = value
             self.tone = tone
             self.figure = figure
         }
-    }
-
-    /// A drawing a page knows how to make.
-    public enum Figure: Sendable, Equatable {
-        /// Labelled values on coloured fills, grouped (avalanche danger by elevation band,
-        /// today and tomorrow); the page picks the text colour for contrast.
-        case bands(BandChart)
-        /// Marks over two axes, composed by the module (a wind rose, a tide curve).
-        case drawing(Drawing)
     }
 
     /// A picture the upstream publishes: an https URL a page loads lazily, and what it shows.

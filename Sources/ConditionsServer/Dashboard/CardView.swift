@@ -67,7 +67,7 @@ struct CardView {
                 ["urn": urn, "href": "/?urn=" + (urn.addingPercentEncoding(withAllowedCharacters: Self.queryValue) ?? "")]
             }
             view["failure"] = ["kind": kind.rawValue, "message": message, "suggestions": links, "hasSuggestions": !links.isEmpty] as [String: Any]
-            for key in ["subtitle", "image", "bands", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
+            for key in ["subtitle", "image", "drawing", "lines", "updated", "staleNote", "resultStale", "link", "hasRows", "hasParts"] { view[key] = false }
             return view
         case .success(_, _, let fetchedAt, _, let staleAge):
             guard let card = built.card else { return view }
@@ -94,11 +94,10 @@ struct CardView {
         } else {
             view["image"] = false
         }
-        if case .bands(let chart)? = card.figure { view["bands"] = BandsShape.view(chart, id: id) } else { view["bands"] = false }
-        if case .drawing(let drawing)? = card.figure { view["drawing"] = DrawingShape.view(drawing, id: id) } else { view["drawing"] = false }
+        if let drawing = card.figure { view["drawing"] = DrawingShape.view(drawing, id: id) } else { view["drawing"] = false }
         let rows = card.rows.enumerated().map { index, row -> [String: Any] in
             var item: [String: Any] = ["label": row.label, "value": row.value, "rowTone": row.tone?.rawValue ?? false]
-            if case .drawing(let drawing)? = row.figure { item["rowDrawing"] = DrawingShape.view(drawing, id: "\(id)-row\(index + 1)") } else { item["rowDrawing"] = false }
+            if let drawing = row.figure { item["rowDrawing"] = DrawingShape.view(drawing, id: "\(id)-row\(index + 1)") } else { item["rowDrawing"] = false }
             return item
         }
         view["rows"] = rows

@@ -27,7 +27,7 @@ struct DashboardResources: Sendable {
     static let templateFiles: [(name: String, bytes: [UInt8])] = [
         ("page", PackageResources.page_mustache), ("card", PackageResources.card_mustache),
         ("part", PackageResources.part_mustache),
-        ("bands", PackageResources.bands_mustache), ("drawing", PackageResources.drawing_mustache),
+        ("drawing", PackageResources.drawing_mustache),
         ("history", PackageResources.history_mustache),
         ("map", PackageResources.map_mustache), ("error", PackageResources.error_mustache),
     ]

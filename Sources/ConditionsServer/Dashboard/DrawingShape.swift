@@ -10,8 +10,8 @@ import Foundation
 /// `height` pixels tall: its marks are drawn in an inner SVG 1000 units wide stretched to that
 /// width (strokes keep their width: `vector-effect`), its text in the outer one at percentages
 /// of the width, so words keep their size. Paths are drawn in an inner SVG of 1 × 1 stretched
-/// over the frame. Marks keep their order across these layers. A hatched mark in a strip is
-/// drawn in the outer SVG at percentages, its pattern unstretched. The page's policy allows no
+/// over the frame. Marks keep their order across these layers. A hatched, inset or rounded
+/// rectangle is drawn in the outer SVG at percentages, its pattern and corners unstretched. The page's policy allows no
 /// inline style: every position is an attribute.
 ///
 /// What cannot be drawn is left out, never guessed: a non-finite number, an empty or
@@ -59,6 +59,7 @@ enum DrawingShape {
         }
         // A hatched mark's pattern is the figure's own, in the outer SVG's pixels.
         let hatch = "url(#\(figureID)-hatch)"
+        var clips = 0
         var hatched = drawing.key.contains { $0.ink == .unknown }
         for mark in drawable ? drawing.marks : [] {
             var element: [String: Any] = ["label": present(mark.label)]
@@ -69,15 +70,24 @@ enum DrawingShape {
                 hatched = true
             }
             switch mark.shape {
-            case .rect(let xs, let ys):
+            case .rect(let xs, let ys, let inset, let corner):
                 guard let a = place(.init(x: xs.lowerBound, y: ys.upperBound)), let b = place(.init(x: xs.upperBound, y: ys.lowerBound)) else { continue }
-                // In a strip a hatched rectangle is drawn at percentages of the outer SVG, like
-                // words: hatching stretched with the plot would be squeezed to nothing.
-                if strip, mark.ink == .unknown {
-                    element["rect"] = ["x": number(a.x / width * 100) + "%", "y": number(a.y), "width": number((b.x - a.x) / width * 100) + "%", "height": number(b.y - a.y)]
+                let leading = pixels(inset.leading), trailing = pixels(inset.trailing), radius = pixels(corner)
+                // A hatched, inset or rounded rectangle is drawn at percentages of the outer
+                // SVG, like words: stretched with a strip's plot, hatching, pixel insets and
+                // round corners would be squeezed. An inset is the rectangle moved right by
+                // `leading`, cut off where the rectangle moved left by `trailing` ends: SVG
+                // cannot add pixels to a percentage without calc(), which not every browser
+                // takes in an attribute. The cut is a clip on a group, in the outer SVG's units.
+                if mark.ink == .unknown || leading > 0 || trailing > 0 || radius > 0 {
+                    clips += leading > 0 || trailing > 0 ? 1 : 0
+                    element["rect"] = ["x": number(a.x / width * 100) + "%", "y": number(a.y), "width": number((b.x - a.x) / width * 100) + "%",
+                                       "height": number(b.y - a.y), "rx": present(radius > 0 ? number(radius) : nil),
+                                       "lead": present(leading > 0 ? number(leading) : nil), "trail": present(trailing > 0 ? number(trailing) : nil),
+                                       "clip": leading > 0 || trailing > 0 ? ["id": "\(figureID)-clip-\(clips)"] as Any : false]
                     element["class"] = inkClass
-                    element["fill"] = colour ?? false
-                    add(element, to: "hatched")
+                    element["fill"] = present(colour)
+                    add(element, to: "outer")
                     continue
                 }
                 element["rect"] = ["x": number(a.x), "y": number(a.y), "width": number(b.x - a.x), "height": number(b.y - a.y)]
@@ -101,9 +111,10 @@ enum DrawingShape {
                 guard let c = place(center), let outer = length(radii.upperBound), let inner = length(radii.lowerBound),
                       degrees.lowerBound.isFinite, degrees.upperBound.isFinite, outer > 0 else { continue }
                 element["arc"] = ["d": sector(c, inner: inner, outer: outer, from: degrees.lowerBound, to: degrees.upperBound)]
-            case .text(let text, let at, let anchor):
+            case .text(let text, let at, let anchor, let role, let dx):
                 guard let p = place(at) else { continue }
-                element["text"] = ["x": strip ? number(p.x / width * 100) + "%" : number(p.x), "y": number(p.y), "anchor": anchor.rawValue, "words": text]
+                element["text"] = ["x": strip ? number(p.x / width * 100) + "%" : number(p.x), "y": number(p.y), "anchor": anchor.rawValue, "words": text,
+                                   "role": role.rawValue, "dx": present(dx.isFinite && dx != 0 ? number(dx) : nil)]
                 element["class"] = inkClass
                 element["fill"] = present(colour)
                 add(element, to: "words")
@@ -123,7 +134,7 @@ enum DrawingShape {
             add(element, to: "plot")
         }
         view["layers"] = layers.map { layer -> [String: Any] in
-            var item: [String: Any] = ["plot": false, "paths": false, "words": false, "hatched": false]
+            var item: [String: Any] = ["plot": false, "paths": false, "words": false, "outer": false]
             item[layer.kind] = ["marks": layer.marks]
             return item
         }
@@ -156,7 +167,7 @@ enum DrawingShape {
         case .lit: ("ink--lit", nil)
         case .dark: ("ink--dark", nil)
         case .rim: ("ink--rim", nil)
-        case .fill(let colour): ("ink--data", BandsShape.colour(colour) ?? BandsShape.fallback)
+        case .fill(let colour): ("ink--data", Drawing.colour(colour) ?? Drawing.fallbackFill)
         case .unknown: ("ink--unknown", nil)
         }
     }
@@ -185,6 +196,9 @@ enum DrawingShape {
             "MmLlHhVvCcSsQqTtAaZz0123456789.,-+eE \t\n".utf8.contains(byte)
         }
     }
+
+    /// A length in pixels that can be drawn: 0 for one below zero or not finite.
+    static func pixels(_ value: Double) -> Double { value.isFinite ? min(10_000, max(0, value)) : 0 }
 
     /// `value`, or false: Mustache looks a missing key up in the enclosing context.
     static func present(_ value: String?) -> Any { value.map { $0 as Any } ?? false }
