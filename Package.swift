@@ -85,6 +85,10 @@ let package = Package(
         // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
         // module that answers them (Astronomy, Aeris).
         .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText"]),
+        // The pass kind (`pass`): its status words, the closure reader ("a closed road never reads
+        // restricted"), chain-control levels and the presentation, for every module that answers
+        // it (WSDOT, Caltrans).
+        .target(name: "ConditionsPass", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText"]),
         // What modules share over the contract: a URN's `{place}` read one way (`PlacePoint`,
         // `Location.place(in:)`), and a key-less JSON API's get-check-decode (`JSONAPI`).
         .target(name: "ConditionsHelpers", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText"]),
@@ -197,6 +201,7 @@ let package = Package(
                 "Avalanche",
                 "Snowpack",
                 "SpaceWeather",
+                "Caltrans",
             ]
         ),
 
@@ -246,7 +251,7 @@ let package = Package(
         .target(name: "Fixtures", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText"], path: "Plugins/Fixtures/Sources", resources: [.embedInCode("sample.json")]),
         .target(name: "Aeris", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsProcess: the `render` option runs a headless browser.
-        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
+        .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsPass", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
                 exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json"), .embedInCode("sample.json")]),
         .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
                 exclude: ["Resources/SOURCES.md"],
@@ -258,6 +263,10 @@ let package = Package(
         .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
         .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
         // SpaceWeather: ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
+        // ConditionsMemo keeps each district file for the TTL, so every pass shares one request per file.
+        .target(name: "Caltrans", dependencies: ["ConditionsKit", "ConditionsPass", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"],
+                path: "Plugins/Caltrans/Sources", exclude: ["Resources/SOURCES.md"],
+                resources: [.embedInCode("Resources/passes.json"), .embedInCode("Resources/california-outline.json"), .embedInCode("sample.json")]),
         .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
 
         // MARK: Tests
@@ -349,7 +358,7 @@ let package = Package(
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Resources"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["ConditionsFigures", "WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["ConditionsFigures", "ConditionsPass", "WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .target(name: "WSDOTStandIn", path: "Plugins/WSDOT/StandIn"),
         .testTarget(name: "WSDOTEndToEndTests", dependencies: ["conditions", "ConditionsKit", "LoopbackServer", "TestHarness"], path: "Plugins/WSDOT/EndToEndTests"),
         .testTarget(name: "AstronomyTests", dependencies: ["ConditionsFigures", "Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
@@ -363,6 +372,10 @@ let package = Package(
         .testTarget(name: "AvalancheTests", dependencies: ["ConditionsFigures", "Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
         .target(name: "AvalancheStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Avalanche/StandIn"),
         .testTarget(name: "AvalancheEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "AvalancheStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Avalanche/EndToEndTests"),
+        .testTarget(name: "CaltransTests", dependencies: ["Caltrans", "ConditionsPass", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting",
+                                                          .product(name: "Crypto", package: "swift-crypto")], path: "Plugins/Caltrans/Tests", exclude: ["Resources"]),
+        .target(name: "CaltransStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Caltrans/StandIn"),
+        .testTarget(name: "CaltransEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "CaltransStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Caltrans/EndToEndTests"),
         .testTarget(name: "SnowpackTests", dependencies: ["ConditionsFigures", "Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
         .target(name: "SnowpackStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Snowpack/StandIn"),
         .testTarget(name: "SnowpackEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "SnowpackStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Snowpack/EndToEndTests"),

@@ -6,6 +6,7 @@ import Fixtures
 import NWS
 import WSDOT
 import Avalanche
+import Caltrans
 import Snowpack
 import SpaceWeather
 
@@ -26,5 +27,6 @@ public enum RegisteredModules {
         AvalancheSource.self,
         SnowpackSource.self,
         SpaceWeatherSource.self,
+        CaltransSource.self,
     ]
 }

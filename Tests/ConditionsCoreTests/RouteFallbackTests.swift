@@ -77,7 +77,7 @@ import Testing
 
         /// `timeouts`: an instance's request timeout, if not 30 s. A short one belongs only to an
         /// instance whose upstream hangs: one that answers must have time to on a loaded machine.
-        init(chain: [String] = ["a", "b"], ttl: Double = 300, timeouts: [String: Double] = [:]) throws {
+        init(chain: [String] = ["a", "b"], joined: [[String]]? = nil, ttl: Double = 300, timeouts: [String: Double] = [:]) throws {
             var servers: [String: LoopbackServer] = [:]
             var instances: [SourceInstance] = []
             let messages = Messages()
@@ -97,7 +97,9 @@ import Testing
             self.messages = messages
             self.instances = instances
             cache = ResultCache(directory: FileManager.default.temporaryDirectory.appendingPathComponent("conditions-fallback-\(UUID().uuidString)"))
-            let routes = [Configuration.Route(scheme: "pass", instances: chain, listed: true)]
+            let routes = [joined.map { chains in
+                Configuration.Route(scheme: "pass", chains: chains.enumerated().map { .init(instances: $1, path: "routes.pass.join[\($0)]", listed: true) })
+            } ?? Configuration.Route(scheme: "pass", instances: chain, listed: true)]
             runtime = try Runtime(instances: instances, routes: routes, configuration: .init(
                 file: URL(fileURLWithPath: "/dev/null"), profile: nil, place: Place(latitude: 47.6, longitude: -122.3), routes: routes,
                 report: [], cache: .init(), serve: .init()))

@@ -113,10 +113,29 @@ import Testing
             "routes.pass[1]: expected a source instance id (string), found number",
             "routes.pass[2]: expected a source instance id (string), found object",
         ])
-        #expect(try problems(routes: #"{"pass": {"first": "wsdot"}}"#)
-                == ["routes.pass: expected a source instance id (string) or an array of them tried in order, found object"])
+        #expect(try problems(routes: #"{"pass": {"first": "wsdot"}}"#) == [
+            #"routes.pass.first: unknown key; a joined route is {"join": [["first", "fallback"], "other"]}"#,
+            #"routes.pass.join: expected a list of chains (an instance id or an array of them), e.g. [["wsdot-feed", "wsdot-page"], "caltrans"]"#,
+        ])
         #expect(try problems(routes: #"{"pass": null}"#)
-                == ["routes.pass: expected a source instance id (string) or an array of them tried in order, found null"])
+                == [#"routes.pass: expected a source instance id (string), an array of them tried in order, or {"join": [...]}, found null"#])
+    }
+
+    /// `{"join": [chain, …]}`: each chain read as a route is, named by its place in the join; an
+    /// instance joined twice is a problem.
+    @Test func aJoinIsChainsEachReadAsARoute() throws {
+        let found = try problems(routes: #"{"pass": {"join": [["wsdot", "fixtures"], "nope", 3, []]}}"#)
+        #expect(found == [
+            #"routes.pass.join[1]: no source instance "nope"; defined: fixtures, astronomy, wsdot"#,
+            #"routes.pass.join[2]: expected a source instance id (string), an array of them tried in order, or {"join": [...]}, found number"#,
+            #"routes.pass.join[3]: empty; name at least one source instance under "sources", or several tried in order, as in ["first-choice", "fallback"]"#,
+        ], "\(found)")
+        #expect(try problems(routes: #"{"pass": {"join": [["wsdot", "fixtures"], "wsdot"]}}"#)
+                == [#"routes.pass.join[1]: "wsdot" is already joined at routes.pass.join[0][0]; name each instance once"#])
+        #expect(try problems(routes: #"{"pass": {"join": []}}"#)
+                == [#"routes.pass.join: expected a list of chains (an instance id or an array of them), e.g. [["wsdot-feed", "wsdot-page"], "caltrans"]"#])
+        #expect(try problems(routes: #"{"pass": {"join": [["wsdot", "fixtures"], "astronomy"]}}"#)
+                == [#"routes.pass.join[1]: source "astronomy" (module Astronomy) serves no pass: URNs; it serves moon:now, moon:{date}, phases:{count}, sun:now, sun:{date}, night:{place}, night:{place}:{date}"#])
     }
 
     @Test func everyInstanceOfAChainMustServeTheScheme() throws {

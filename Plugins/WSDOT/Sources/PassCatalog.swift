@@ -1,3 +1,4 @@
+import ConditionsGeo
 /// One mountain pass WSDOT reports on: the built-in facts that never come from a page.
 struct MountainPass: Sendable, Hashable {
     /// The stable name used in URNs (`pass:snoqualmie`) and options.
@@ -45,6 +46,12 @@ enum PassCatalog {
     ///
     /// Coordinates (`at`): the `Latitude`/`Longitude` WSDOT's own feed gives each pass, as in
     /// the 2025-11-03 capture (Tests/Resources/real; RealCaptureTests checks they agree).
+    /// Each catalogued pass's summit by id, for the pass kind's map.
+    static var places: [String: GeoPoint] {
+        Dictionary(all.compactMap { pass in pass.coordinate.map { (pass.slug, GeoPoint(latitude: $0.latitude, longitude: $0.longitude)) } },
+                   uniquingKeysWith: { first, _ in first })
+    }
+
     static let all: [MountainPass] = [
         MountainPass(slug: "blewett", id: 1, name: "Blewett Pass US 97", elevationFt: 4102, directions: northSouth).at(47.335298, -120.581068),
         MountainPass(slug: "cayuse", id: 2, name: "Cayuse Pass SR 123", elevationFt: 4675, directions: northSouth).at(46.865575, -121.53611),

@@ -2,6 +2,7 @@ import ConditionsJSON
 import ConditionsKit
 import ConditionsText
 import Foundation
+import ConditionsPass
 
 /// Reads WSDOT's two publications of every pass at once: the Traveler Information API
 /// (`GetMountainPassConditionsAsJson`, a bare array) and the key-less mobile feed

@@ -2,6 +2,7 @@ import ConditionsJSON
 import ConditionsKit
 import ConditionsText
 import Foundation
+import ConditionsPass
 
 /// One direction's restriction, as reported.
 struct Restriction: Sendable, Equatable {

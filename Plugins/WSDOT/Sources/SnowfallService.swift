@@ -2,6 +2,7 @@ import ConditionsJSON
 import ConditionsKit
 import ConditionsText
 import Foundation
+import ConditionsPass
 
 /// `snowfall:{pass}` and `snowfall:{pass}:{season}`: a season's daily snowfall at one pass, from
 /// WSDOT's SnowFallData service (`{snowfallURL}?MountainPassId={id}&Year={season}`, key-less),

@@ -4,6 +4,7 @@ import ConditionsProcess
 import ConditionsMemo
 import ConditionsText
 import Foundation
+import ConditionsPass
 
 /// Washington mountain pass conditions from WSDOT: `pass:{name}` and `pass:all`.
 ///
@@ -24,7 +25,7 @@ public struct WSDOTPassSource: ConditionsSource {
     /// The API access code.
     public static let secretOptions: Set<String> = ["accessCode"]
     /// `pass` results: one pass (`PassReport`) or `{"passes": [...]}`; `snowfall` results (`SnowfallReport`).
-    public static let presentations: [any ResultPresentation] = [PassPresentation(), SnowfallPresentation()]
+    public static let presentations: [any ResultPresentation] = [PassPresentation.washington, SnowfallPresentation()]
 
     /// `pass:{name}` and `pass:all`; `snowfall:{pass}` and `snowfall:{pass}:{season}`.
     static let passPattern: RoutePattern = "pass:{name}"

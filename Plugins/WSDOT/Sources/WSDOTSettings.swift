@@ -2,6 +2,7 @@ import ConditionsJSON
 import ConditionsKit
 import ConditionsText
 import Foundation
+import ConditionsPass
 
 /// The validated `options` of a WSDOT source instance.
 struct WSDOTSettings: Sendable {

@@ -1,6 +1,7 @@
 import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
+import ConditionsPass
 
 /// The map `pass` cards are placed on: Washington State's outline and a key of the statuses a
 /// pass can have. The outline is `Resources/washington-outline.json`, simplified from the US
@@ -18,4 +19,10 @@ enum WashingtonMap {
     static func rings(geoJSON: JSONValue) -> [[GeoPoint]] {
         (GeoPoint.polygons(geoJSON: geoJSON) ?? []).flatMap { $0 }.filter { $0.count >= 3 }
     }
+}
+
+extension PassPresentation {
+    /// The pass kind as this module lists it: WSDOT's reports, on Washington's map, each pass at
+    /// its catalogued summit.
+    static let washington = PassPresentation(publisher: "WSDOT", map: WashingtonMap.layer, places: PassCatalog.places)
 }

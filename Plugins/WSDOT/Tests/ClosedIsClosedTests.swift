@@ -4,6 +4,7 @@ import ConditionsKitTesting
 import ConditionsText
 import Foundation
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 /// Closed is closed: every field read, safety first, in every mode. The record that made the
@@ -44,11 +45,11 @@ struct ClosedIsClosedTests {
             ["direction": "Eastbound", "text": "Pass Closed", "status": "closed", "current": false],
             ["direction": "Westbound", "text": "Pass Closed", "status": "closed", "current": false],
         ])
-        let text = PassPresentation().render(pass, context: PresentationContext(urn: "pass:north-cascade", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) })
+        let text = PassPresentation.washington.render(pass, context: PresentationContext(urn: "pass:north-cascade", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) })
         #expect(text[0] == "North Cascade Hwy SR 20  CLOSED")
         #expect(text.contains { $0.contains("Closed by") && $0.contains("the restriction texts and the road condition: “Pass Closed” · “SR 20 North Cascades Highway is temporarily closed") }, "\(text)")
         #expect(text.contains { $0.contains("temporarily closed between milepost 134 and 171") }, "the road condition still shows")
-        let card = PassPresentation().card(pass, context: PresentationContext(urn: "pass:north-cascade", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) })
+        let card = PassPresentation.washington.card(pass, context: PresentationContext(urn: "pass:north-cascade", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) })
         #expect(card.rows.contains { $0.label == "Closed by" && $0.tone == .bad })
     }
 

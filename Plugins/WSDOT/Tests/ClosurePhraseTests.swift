@@ -4,6 +4,7 @@ import ConditionsKitTesting
 import ConditionsText
 import Foundation
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 /// A closed road must never read "restricted": the ordinary wordings of a closure, in a
@@ -196,12 +197,12 @@ struct ClosurePhraseTests {
     func words() async throws {
         let pass = try await Self.stevens(.feed, eastbound: "No restrictions", westbound: "No restrictions", conditions: "Bare and wet. WB closed due to a collision near milepost 58.")
         let context = PresentationContext(urn: "pass:stevens", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) }
-        let text = PassPresentation().render(pass, context: context)
+        let text = PassPresentation.washington.render(pass, context: context)
         #expect(text.contains { $0.contains("Closed by") && $0.hasSuffix("the road condition: “WB closed due to a collision near milepost 58.”") }, "\(text)")
-        let card = PassPresentation().card(pass, context: context)
+        let card = PassPresentation.washington.card(pass, context: context)
         #expect(card.rows.contains { $0.label == "Closed by" && $0.value.contains("“WB closed due to a collision near milepost 58.”") })
         var older = try #require(pass.objectValue)
         older["closedByText"] = nil
-        #expect(PassPresentation().changeKey(.object(older)) == PassPresentation().changeKey(pass))
+        #expect(PassPresentation.washington.changeKey(.object(older)) == PassPresentation.washington.changeKey(pass))
     }
 }

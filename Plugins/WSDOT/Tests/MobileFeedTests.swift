@@ -5,6 +5,7 @@ import ConditionsKitTesting
 import Foundation
 import Logging
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 /// Feed mode: WSDOT's key-less mobile feed, read from a fixture in its published shape built
@@ -236,11 +237,11 @@ struct MobileFeedTests {
         let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let data = try await resolve("pass:snoqualmie", with: try feedSource(), http: http)
         let context = PresentationContext(urn: "pass:snoqualmie", style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) }
-        let card = PassPresentation().card(data, context: context)
+        let card = PassPresentation.washington.card(data, context: context)
         #expect(card.image == .init(url: URL(string: "https://images.wsdot.wa.gov/sc/090VC05200.jpg")!, alt: "I-90 at MP 52: Snoqualmie Summit"))
         #expect(card.rows.first == .init("Alert", "Overnight lane closures eastbound between North Bend and the summit for rock scaling. (Maintenance, 090 Eastbound)", tone: .caution))
         #expect(card.rows.suffix(2).map(\.label) == ["Tonight", "Tuesday"])
-        let lines = PassPresentation().render(data, context: context)
+        let lines = PassPresentation.washington.render(data, context: context)
         #expect(lines[0] == "Snoqualmie Pass I-90  OPEN")
         #expect(lines[1] == "  ⚠ Overnight lane closures eastbound between North Bend and the summit for rock scaling. (Maintenance, 090 Eastbound)")
         #expect(lines.contains { $0.hasPrefix("  Tonight ") && $0.hasSuffix("Rain. Snow level 4500 feet. Low around 35. South wind 5 to 10 mph. Chance of precipitation is 90%.") })
@@ -252,7 +253,7 @@ struct MobileFeedTests {
     func changeKey() async throws {
         let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let data = try await resolve("pass:snoqualmie", with: try feedSource(), http: http)
-        let presentation = PassPresentation()
+        let presentation = PassPresentation.washington
         guard case .object(var changed) = data else { Issue.record("not an object"); return }
         changed["forecast"] = [["period": "Tonight", "text": "Clear."]]
         #expect(presentation.changeKey(.object(changed)) == presentation.changeKey(data))

@@ -4,12 +4,13 @@ import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 /// The dashboard's view of a pass (`PassPresentation.card`): built from the data contract,
 /// positioned from the catalog, degrading on data that is not a pass.
 @Suite struct PassCardTests {
-    let presentation = PassPresentation()
+    let presentation = PassPresentation.washington
 
     func context(_ urn: String = "pass:stevens") -> PresentationContext {
         PresentationContext(urn: urn, style: .plain, placeName: nil) { date, style in

@@ -3,12 +3,13 @@ import ConditionsJSON
 import ConditionsKit
 import Foundation
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 /// How `pass` results read (`PassPresentation`): text and what `watch` compares. The
 /// end-to-end text of real results is pinned by the CLI tests; these cover the edges.
 @Suite struct PresentationTests {
-    let presentation = PassPresentation()
+    let presentation = PassPresentation.washington
 
     func pass(age: Int, updated: String, text: String = "No restrictions") -> JSONValue {
         ["id": "stevens", "name": "Stevens Pass US 2", "status": "open",

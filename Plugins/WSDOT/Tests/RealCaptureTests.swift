@@ -3,6 +3,7 @@ import ConditionsKit
 import ConditionsKitTesting
 import Foundation
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 /// A capture of the real site or feed, kept under Tests/Resources/real (provenance: its SOURCES.md).

@@ -3,6 +3,7 @@ import ConditionsKit
 import ConditionsKitTesting
 import Foundation
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 /// Every restriction text and road condition in the real captures (and the fixtures derived

@@ -1,4 +1,5 @@
 import Testing
+@testable import ConditionsPass
 @testable import WSDOT
 
 @Suite("Status rule")

@@ -8,18 +8,32 @@ package struct SourceCatalog: Sendable {
     /// The modules, in the order `conditions sources` lists them.
     package let modules: [any ConditionsSource.Type]
     private let presentations: [ResultKind: any ResultPresentation]
+    private let mapLayers: [ResultKind: [MapLayer]]
 
     /// A catalog of `modules`. The first module listing a kind's presentation wins, so modules
-    /// sharing one (Astronomy and Aeris, both the moon toolkit's) need not agree on order.
+    /// sharing one (Astronomy and Aeris, both the moon toolkit's) need not agree on order. Each
+    /// module listing a kind adds its presentation's map, once per layer id: WSDOT Washington's
+    /// and Caltrans California's for `pass`.
     package init(_ modules: [any ConditionsSource.Type]) {
         self.modules = modules
         var byKind: [ResultKind: any ResultPresentation] = [:]
+        var maps: [ResultKind: [MapLayer]] = [:]
         for module in modules {
-            for presentation in module.presentations where byKind[presentation.kind] == nil {
-                byKind[presentation.kind] = presentation
+            for presentation in module.presentations {
+                if byKind[presentation.kind] == nil { byKind[presentation.kind] = presentation }
+                if let map = presentation.map, !(maps[presentation.kind] ?? []).contains(where: { $0.id == map.id }) {
+                    maps[presentation.kind, default: []].append(map)
+                }
             }
         }
         presentations = byKind
+        mapLayers = maps
+    }
+
+    /// The maps cards of `kind` are placed on, in registration order: a card goes on the first
+    /// whose frame holds its coordinate.
+    package func maps(for kind: ResultKind?) -> [MapLayer] {
+        kind.flatMap { mapLayers[$0] } ?? []
     }
 
     /// The module `sources.json` calls `name`, if registered.

@@ -19,18 +19,45 @@ package struct Configuration {
     }
 
     /// One member of `routes`: a URN scheme and the instances that answer it, in the order
-    /// they are tried (`"scheme": "source"` or `"scheme": ["first", "second"]`).
+    /// they are tried (`"scheme": "source"` or `"scheme": ["first", "second"]`), or several such
+    /// chains joined (`"scheme": {"join": [["wsdot-feed", "wsdot-page"], "caltrans"]}`).
     package struct Route: Sendable {
         /// The URN scheme.
         package let scheme: String
-        /// The instance ids, at least one, none repeated; the first answers unless it fails upstream.
-        package let instances: [String]
-        /// Whether the config wrote an array, so problems name `routes.pass[1]` rather than `routes.pass`.
-        let listed: Bool
+        /// The chains, in the order they are asked: one, or the members of a `join`.
+        package let chains: [Chain]
 
-        /// The JSON path of the `index`th instance, for problems.
-        func path(_ index: Int) -> String {
-            listed ? "routes.\(scheme)[\(index)]" : "routes.\(scheme)"
+        /// One chain: instance ids, at least one, none repeated; the first answers unless it
+        /// fails upstream.
+        package struct Chain: Sendable {
+            package let instances: [String]
+            /// Its JSON path (`routes.pass`, `routes.pass.join[1]`).
+            let path: String
+            /// Whether the config wrote an array, so problems name `routes.pass[1]` rather than `routes.pass`.
+            let listed: Bool
+
+            /// The JSON path of the `index`th instance, for problems.
+            func path(_ index: Int) -> String {
+                listed ? "\(path)[\(index)]" : path
+            }
+        }
+
+        /// Every instance id, chain after chain.
+        package var instances: [String] { chains.flatMap(\.instances) }
+
+        /// Whether the route joins several chains.
+        package var isJoin: Bool { chains.count > 1 }
+
+        /// A route of one chain.
+        package init(scheme: String, instances: [String], listed: Bool) {
+            self.scheme = scheme
+            chains = [Chain(instances: instances, path: "routes.\(scheme)", listed: listed)]
+        }
+
+        /// A route joining `chains`.
+        init(scheme: String, chains: [Chain]) {
+            self.scheme = scheme
+            self.chains = chains
         }
     }
 
@@ -360,44 +387,77 @@ package struct Configuration {
         return named
     }
 
-    /// One member of `routes`: an instance id, or an array of them tried in order. Nil (with
-    /// the problems recorded) when any part is wrong.
+    /// One member of `routes`: an instance id, an array of them tried in order, or
+    /// `{"join": [chain, …]}`, chains of either form asked in order. Nil (with the problems
+    /// recorded) when any part is wrong.
     static func readRoute(scheme: String, _ target: JSONValue, isDefined: (String) -> Bool, defined: [String],
                           problems: inout [String]) -> Route? {
+        guard case .object(let object) = target else {
+            guard let chain = readChain(at: "routes.\(scheme)", target, isDefined: isDefined, defined: defined, problems: &problems) else { return nil }
+            return Route(scheme: scheme, chains: [chain])
+        }
+        let count = problems.count
+        for key in object.keys where key != "join" {
+            problems.append("routes.\(scheme).\(key): unknown key; a joined route is {\"join\": [[\"first\", \"fallback\"], \"other\"]}")
+        }
+        guard let members = object["join"]?.arrayValue, !members.isEmpty else {
+            problems.append("routes.\(scheme).join: expected a list of chains (an instance id or an array of them), e.g. [[\"wsdot-feed\", \"wsdot-page\"], \"caltrans\"]")
+            return nil
+        }
+        var chains: [Route.Chain] = []
+        var seen: [String: String] = [:]
+        for (index, member) in members.enumerated() {
+            let path = "routes.\(scheme).join[\(index)]"
+            guard let chain = readChain(at: path, member, isDefined: isDefined, defined: defined, problems: &problems) else { continue }
+            for (position, id) in chain.instances.enumerated() {
+                if let earlier = seen[id] {
+                    problems.append("\(chain.path(position)): \"\(id)\" is already joined at \(earlier); name each instance once")
+                }
+                seen[id] = chain.path(position)
+            }
+            chains.append(chain)
+        }
+        guard problems.count == count else { return nil }
+        return Route(scheme: scheme, chains: chains)
+    }
+
+    /// One chain at `path`: an instance id, or an array of them tried in order.
+    static func readChain(at path: String, _ target: JSONValue, isDefined: (String) -> Bool, defined: [String],
+                          problems: inout [String]) -> Route.Chain? {
         let elements: [JSONValue]
         let listed: Bool
         switch target {
         case .string: (elements, listed) = ([target], false)
         case .array(let array): (elements, listed) = (array, true)
         default:
-            problems.append("routes.\(scheme): expected a source instance id (string) or an array of them tried in order, found \(target.typeName)")
+            problems.append("\(path): expected a source instance id (string), an array of them tried in order, or {\"join\": [...]}, found \(target.typeName)")
             return nil
         }
         if elements.isEmpty {
-            problems.append("routes.\(scheme): empty; name at least one source instance under \"sources\", or several tried in order, as in [\"first-choice\", \"fallback\"]")
+            problems.append("\(path): empty; name at least one source instance under \"sources\", or several tried in order, as in [\"first-choice\", \"fallback\"]")
             return nil
         }
         let count = problems.count
         var ids: [String] = []
         var positions: [String: Int] = [:]
         for (index, element) in elements.enumerated() {
-            let path = listed ? "routes.\(scheme)[\(index)]" : "routes.\(scheme)"
+            let at = listed ? "\(path)[\(index)]" : path
             guard let id = element.stringValue else {
-                problems.append("\(path): expected a source instance id (string), found \(element.typeName)"); continue
+                problems.append("\(at): expected a source instance id (string), found \(element.typeName)"); continue
             }
             if let earlier = positions[id] {
-                problems.append("\(path): \"\(id)\" is already in the chain at routes.\(scheme)[\(earlier)]; name each instance once"); continue
+                problems.append("\(at): \"\(id)\" is already in the chain at \(path)[\(earlier)]; name each instance once"); continue
             }
             ids.append(id)
             positions[id] = index
             guard isDefined(id) else {
                 let close = Suggestions.closest(to: id, among: defined, limit: 1)
-                problems.append("\(path): no source instance \"\(id)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; defined: \(defined.joined(separator: ", "))")
+                problems.append("\(at): no source instance \"\(id)\"" + (close.first.map { " (did you mean \"\($0)\"?)" } ?? "") + "; defined: \(defined.joined(separator: ", "))")
                 continue
             }
         }
         guard problems.count == count else { return nil }
-        return Route(scheme: scheme, instances: ids, listed: listed)
+        return Route.Chain(instances: ids, path: path, listed: listed)
     }
 
     /// A top-level settings object (`cache`, `serve`, `dashboard`) as options to read, nil when

@@ -73,12 +73,27 @@ package struct Doctor {
     // MARK: Routes
 
     private func examine(_ route: Configuration.Route, with resolver: Resolver) async -> [Finding] {
-        let label = "route \(route.scheme)"
-        guard let urn = runtime.exampleURNs.first(where: { $0.lowercased().hasPrefix(route.scheme + ":") }) else {
+        guard route.isJoin else { return await examine(route, chain: nil, with: resolver) }
+        // A joined route: each chain on a URN of its own (WSDOT's pass:snoqualmie is not Caltrans's).
+        var findings: [Finding] = []
+        for (index, chain) in route.chains.enumerated() {
+            findings += await examine(route, chain: (index, chain.instances), with: resolver)
+        }
+        return findings
+    }
+
+    /// `route`, or one chain of a joined route (its position and instances), asked its first
+    /// example URN: the configured report's, else the chain's own modules'.
+    private func examine(_ route: Configuration.Route, chain: (index: Int, instances: [String])?, with resolver: Resolver) async -> [Finding] {
+        let label = "route \(route.scheme)" + (chain.map { " (join \($0.index + 1): \($0.instances.joined(separator: " → ")))" } ?? "")
+        let prefix = route.scheme + ":"
+        let own = (chain?.instances ?? []).flatMap { id in runtime.instances.first { $0.id == id }?.source.examples ?? [] }
+        let candidates = chain == nil ? runtime.exampleURNs : own
+        guard let urn = candidates.first(where: { $0.lowercased().hasPrefix(prefix) }) else {
             return [Finding(.warning, label, "no example URN to ask \(route.scheme): for", fix: "add one to \"report\" in the config")]
         }
         let outcomes: [(instance: SourceInstance, outcome: Result<ResultRecord, any Error>, duration: Duration)]
-        do { outcomes = try await resolver.probeEach(urn) } catch {
+        do { outcomes = try await resolver.probeEach(urn, only: chain?.instances) } catch {
             return [Finding(.failure, label, "\(urn): \(ConditionsError.report(error).message)", fix: "conditions check lists what is wrong with the config")]
         }
         var findings: [Finding] = []

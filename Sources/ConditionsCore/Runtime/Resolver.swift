@@ -133,22 +133,54 @@ package struct Resolver: Sendable {
             }
             let urn = try URN(text)
             let (_, chain) = try runtime.router.match(urn)
-            return try await resolve(text, urn: urn, chain: chain)
+            return try await resolveJoined(text, urn: urn, chain: chain)
         } catch {
             return failure(text, error)
         }
     }
 
-    /// Each instance of the chain `text` routes to, asked directly in turn with nothing cached
-    /// (whatever this resolver's policy): `conditions doctor`'s live request. Throws only when
+    /// A joined route's chains (`{"join": [...]}`), asked in order: the first answer that is
+    /// not `notFound` wins (`pass:donner`: WSDOT's chain knows no such pass, Caltrans's does).
+    /// A chain failing upstream passes the URN on, and its error is the answer when no later
+    /// chain answers; any other verdict (`invalidArguments`) is the answer. When every chain
+    /// says `notFound`, the answer says each one's words and merges their suggestions.
+    private func resolveJoined(_ text: String, urn: URN, chain: RouteChain) async throws -> ResultRecord {
+        guard !chain.joined.isEmpty else { return try await resolve(text, urn: urn, chain: chain) }
+        var notFound: [ConditionsError] = []
+        var upstream: (any Error)?
+        for member in chain.all {
+            do {
+                return try await resolve(text, urn: urn, chain: member)
+            } catch {
+                let report = ConditionsError.report(error)
+                if report.kind == .notFound {
+                    notFound.append(error as? ConditionsError ?? ConditionsError(.notFound, report.message))
+                } else if report.kind.fallsBack {
+                    if upstream == nil { upstream = error }
+                } else {
+                    throw error
+                }
+            }
+        }
+        if let upstream { throw upstream }
+        var suggestions: [String] = []
+        for error in notFound { for suggestion in error.suggestions where !suggestions.contains(suggestion) { suggestions.append(suggestion) } }
+        var messages: [String] = []
+        for error in notFound where !messages.contains(error.message) { messages.append(error.message) }
+        throw ConditionsError(.notFound, messages.joined(separator: "; "), suggestions: Array(suggestions.prefix(5)))
+    }
+
+    /// Each instance of the chain `text` routes to (every joined chain's; only `ids` when
+    /// given), asked directly in turn with nothing cached (whatever this resolver's policy):
+    /// `conditions doctor`'s live request. Throws only when
     /// `text` is no URN or no route matches it.
-    package func probeEach(_ text: String) async throws -> [(instance: SourceInstance, outcome: Result<ResultRecord, any Error>, duration: Duration)] {
+    package func probeEach(_ text: String, only ids: [String]? = nil) async throws -> [(instance: SourceInstance, outcome: Result<ResultRecord, any Error>, duration: Duration)] {
         let urn = try URN(text)
         let (_, chain) = try runtime.router.match(urn)
         var uncached = self
         uncached.cache = CachePolicy()
         var outcomes: [(instance: SourceInstance, outcome: Result<ResultRecord, any Error>, duration: Duration)] = []
-        for link in chain.links {
+        for link in chain.all.flatMap(\.links) where ids?.contains(link.instance.id) ?? true {
             guard let location = link.location(of: urn) else { continue }
             let started = ContinuousClock.now
             let outcome: Result<ResultRecord, any Error>

@@ -21,6 +21,15 @@ package struct RouteChain: Sendable {
 
     /// The links in order; never empty.
     package let links: [Link]
+    /// The chains joined after this one (`{"join": [...]}`), in the order they are asked: the
+    /// first answer that is not `notFound` wins (`Resolver`).
+    package let joined: [RouteChain]
+
+    /// A chain of `links`, with the chains `joined` after it.
+    package init(links: [Link], joined: [RouteChain] = []) {
+        self.links = links
+        self.joined = joined
+    }
 
     /// The instance tried first.
     package var first: SourceInstance { links[0].instance }
@@ -35,6 +44,9 @@ package struct RouteChain: Sendable {
     package var json: JSONValue {
         .array(links.map { ["source": .string($0.instance.id), "module": .string($0.instance.module)] })
     }
+
+    /// This chain and the chains joined after it, in the order they are asked.
+    package var all: [RouteChain] { [RouteChain(links: links)] + joined }
 }
 
 extension RouteChain {
@@ -48,36 +60,45 @@ extension RouteChain {
         var router = Router<RouteChain>()
         var problems: [String] = []
         for route in routes {
-            var members: [(instance: SourceInstance, patterns: [RoutePattern])] = []
+            var chains: [[(instance: SourceInstance, patterns: [RoutePattern])]] = []
             var union: [RoutePattern] = []
-            for (index, id) in route.instances.enumerated() {
-                guard let instance = instances.first(where: { $0.id == id }) else { continue }
-                let patterns = instance.source.routes.compactMap { pattern -> RoutePattern? in
-                    if pattern.scheme == nil { return pattern.bound(toScheme: route.scheme) }
-                    return pattern.scheme?.lowercased() == route.scheme ? pattern : nil
+            for chain in route.chains {
+                var members: [(instance: SourceInstance, patterns: [RoutePattern])] = []
+                for (index, id) in chain.instances.enumerated() {
+                    guard let instance = instances.first(where: { $0.id == id }) else { continue }
+                    let patterns = instance.source.routes.compactMap { pattern -> RoutePattern? in
+                        if pattern.scheme == nil { return pattern.bound(toScheme: route.scheme) }
+                        return pattern.scheme?.lowercased() == route.scheme ? pattern : nil
+                    }
+                    if patterns.isEmpty {
+                        let served = instance.source.routes.map(\.text).joined(separator: ", ")
+                        problems.append("\(chain.path(index)): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
+                        continue
+                    }
+                    // An instance's own patterns must not overlap, whatever else is in the chain.
+                    var own = Router<Int>()
+                    let count = problems.count
+                    for pattern in patterns {
+                        do { try own.register(pattern, index) } catch { problems.append("\(chain.path(index)): \(error.message)") }
+                    }
+                    guard problems.count == count else { continue }
+                    members.append((instance, patterns))
+                    for pattern in patterns where !union.contains(where: { Self.sameShape($0, pattern) }) { union.append(pattern) }
                 }
-                if patterns.isEmpty {
-                    let served = instance.source.routes.map(\.text).joined(separator: ", ")
-                    problems.append("\(route.path(index)): source \"\(instance.id)\" (module \(instance.module)) serves no \(route.scheme): URNs; it serves \(served)")
-                    continue
-                }
-                // An instance's own patterns must not overlap, whatever else is in the chain.
-                var own = Router<Int>()
-                let count = problems.count
-                for pattern in patterns {
-                    do { try own.register(pattern, index) } catch { problems.append("\(route.path(index)): \(error.message)") }
-                }
-                guard problems.count == count else { continue }
-                members.append((instance, patterns))
-                for pattern in patterns where !union.contains(where: { Self.sameShape($0, pattern) }) { union.append(pattern) }
+                chains.append(members)
             }
             for pattern in union {
-                let links = members.compactMap { member -> Link? in
-                    member.patterns.filter { Self.covers($0, pattern) }.max { $0.literalCount < $1.literalCount }
-                        .map { Link(instance: member.instance, pattern: $0) }
-                }
-                let examples = pattern.ownExamples(links.flatMap(\.instance.source.examples), among: union)
-                do { try router.register(pattern, RouteChain(links: links), examples: examples) } catch {
+                // Per chain, the links answering the pattern; a chain with none is not asked.
+                let linked = chains.map { members in
+                    members.compactMap { member -> Link? in
+                        member.patterns.filter { Self.covers($0, pattern) }.max { $0.literalCount < $1.literalCount }
+                            .map { Link(instance: member.instance, pattern: $0) }
+                    }
+                }.filter { !$0.isEmpty }
+                guard let first = linked.first else { continue }
+                let examples = pattern.ownExamples(linked.joined().flatMap(\.instance.source.examples), among: union)
+                let handler = RouteChain(links: first, joined: linked.dropFirst().map { RouteChain(links: $0) })
+                do { try router.register(pattern, handler, examples: examples) } catch {
                     problems.append("routes.\(route.scheme): \(error.message)")
                 }
             }
@@ -106,9 +127,13 @@ extension RouteChain {
 
 extension Router.Route where Handler == RouteChain {
     /// The route as `conditions routes --format json`, `/v1/routes` and MCP's `routes` list
-    /// it: `source` and `module` name the first instance, `chain` every one in order.
+    /// it: `source` and `module` name the first instance, `chain` every one of the first chain
+    /// in order, and `join`, for a joined route, every chain.
     package var json: JSONValue {
-        ["pattern": .string(pattern.text), "source": .string(handler.first.id), "module": .string(handler.first.module),
-         "chain": handler.json, "examples": .array(examples.map(JSONValue.string))]
+        var object = JSONObject([("pattern", .string(pattern.text)), ("source", .string(handler.first.id)), ("module", .string(handler.first.module)),
+                                 ("chain", handler.json), ("examples", .array(examples.map(JSONValue.string)))])
+        // A joined route lists every chain, the first included, in the order they are asked.
+        if !handler.joined.isEmpty { object["join"] = .array(handler.all.map(\.json)) }
+        return .object(object)
     }
 }

@@ -4,7 +4,8 @@ import Foundation
 /// A map a module contributes to the dashboard: an area drawn as an outline, with a marker
 /// for every card of the presentation's kind whose `coordinate` falls inside the map's frame.
 ///
-/// A presentation returns one from `ResultPresentation.map`. The host knows no area: it draws
+/// A presentation returns one from `ResultPresentation.map`; every module answering a kind adds
+/// its own, and a card goes on the first whose frame holds it. The host knows no area: it draws
 /// each layer the page's cards ask for, in an equirectangular projection scaled by the
 /// cosine of the frame's middle latitude (so shapes keep their proportions), shapes and
 /// colours each marker by its card's status tone and links it to the card.

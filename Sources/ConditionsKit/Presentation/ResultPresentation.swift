@@ -66,7 +66,8 @@ public protocol ResultPresentation: Sendable {
     /// Like `render`, it must degrade (to `ResultCard.text`, say) on data it does not
     /// recognise, never trap. Default: `ResultCard.text`, the text lines as they are.
     func card(_ data: JSONValue, context: PresentationContext) -> ResultCard
-    /// The map this kind's cards are placed on by their `coordinate`; nil (the default): none.
+    /// The map this module adds for the kind (each module's its own: WSDOT Washington's, Caltrans
+    /// California's); a card goes on the first whose frame holds its `coordinate`. Nil: none.
     var map: MapLayer? { get }
     /// Whether the dashboard draws the last 48 hours of this kind's statuses under its card,
     /// from the history store: right for a status that changes at any hour (a road's), not

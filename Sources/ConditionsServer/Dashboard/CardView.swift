@@ -18,8 +18,8 @@ struct CardView {
         let updatedLocal: [String: String]
         /// The record's state as `/v1/events` reports it (`after`).
         let state: String
-        /// The map the kind's presentation places its cards on, if any.
-        var map: MapLayer? = nil
+        /// The maps the kind's modules place its cards on; a card goes on the first whose frame holds it.
+        var maps: [MapLayer] = []
     }
 
     /// Builds the card of `record` through its kind's presentation, with local times from
@@ -38,7 +38,7 @@ struct CardView {
             for (index, part) in card.parts.enumerated() { collect(part, path: "\(path)/\(index)") }
         }
         collect(card, path: "")
-        return Built(record: record, card: card, updatedLocal: local, state: state, map: presentation.map)
+        return Built(record: record, card: card, updatedLocal: local, state: state, maps: renderer.catalog.maps(for: record.kind))
     }
 
     /// A marker on a map: a card with a position inside the frame of its presentation's map.
@@ -125,7 +125,7 @@ struct CardView {
         } else {
             view["link"] = false
         }
-        if let coordinate = card.coordinate, let map = built.map, map.contains(coordinate) {
+        if let coordinate = card.coordinate, let map = built.maps.first(where: { $0.contains(coordinate) }) {
             markers.append(Marker(map: map, cardID: id, title: card.title, label: card.mapLabel ?? card.title, status: card.status, coordinate: coordinate))
         }
         let parts = card.parts.enumerated().map { index, part -> [String: Any] in

@@ -1,28 +1,55 @@
-import ConditionsText
+import ConditionsGeo
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 
 extension ResultKind {
-    /// `pass:{name}` data (one `PassReport`) and `pass:all` data (`{"passes": [PassReport]}`):
-    /// one kind for both, so a recording replayed under the `pass` scheme reads as the live answer.
+    /// `pass:{name}` data (one pass) and `pass:all` data (`{"passes": [...]}`): one kind for
+    /// both and for every state's passes, so a recording replayed under the `pass` scheme reads
+    /// as the live answer and Washington's and California's passes read alike.
     public static let pass: ResultKind = "pass"
 }
 
-/// How `pass` results read: the pass's name and status, WSDOT's alerts, a row per direction's
-/// restriction (marked "not current" when WSDOT's travel advisory for the pass is off),
-/// conditions, weather, the page's other rows (`extra`), the first two forecast periods, and
-/// temperature · elevation · age of the report. `watch` compares the status, the restriction
-/// texts and the alerts (for `pass:all`, every pass's status); the temperature, the forecast
-/// and the "updated" time changing is not news.
-struct PassPresentation: ResultPresentation {
-    let kind: ResultKind = .pass
-    /// Pass cards are placed on Washington's map by the pass's coordinates.
-    var map: MapLayer? { WashingtonMap.layer }
+/// How `pass` results read, for every module that answers the kind (WSDOT, Caltrans): the
+/// pass's name and status, alerts, why it is closed, a row per direction's restriction (marked
+/// "not current" when the publisher does not vouch for it; a chain-control level's wording
+/// when it has one), its checkpoints, conditions, weather, the page's other rows (`extra`),
+/// the first two forecast periods, and temperature · elevation · age of the report. `watch`
+/// compares the status, the restriction texts and the alerts (for `pass:all`, every pass's
+/// status); the temperature, the forecast and the "updated" time changing is not news.
+///
+/// The data contract (README of the WSDOT and Caltrans modules): `id`, `name`, `status`
+/// (`PassStatus`), `closedBy` and `closedByText` when closed, `conditions`, `weather`,
+/// `temperatureF`, `elevationFt`, `restrictions` (`direction`, `text`, `status`, `current`
+/// false when not vouched for, `level` a chain-control level `R-0`…`R-3`), `updated`,
+/// `reportAge`, `url`, `travelAdvisory`, and where the publisher has them `cameras`,
+/// `forecast`, `alerts`, `extra`; and, added for publishers other than the first: `source`
+/// (whose report, "Caltrans"), `latitude` and `longitude` (the summit), `staleAfter` (seconds
+/// after which the report is old; a day when absent), `checkpoints` (`name`, `direction`,
+/// `level`, `status`, `text`, `since`, `inService`) and `unknownBecause` (why the status is
+/// `unknown`).
+public struct PassPresentation: ResultPresentation {
+    public let kind: ResultKind = .pass
+    /// The map the module that lists this presentation adds: each pass is drawn on the layer
+    /// whose frame holds it.
+    public let map: MapLayer?
     /// A pass's status changes at any hour, so its card shows the last 48 hours of them.
-    let showsHistory = true
+    public let showsHistory = true
+    /// Whose report data without `source` is ("WSDOT").
+    let publisher: String
+    /// Summits by pass id, for data that does not carry its own `latitude` and `longitude`.
+    let places: [String: GeoPoint]
 
-    func render(_ data: JSONValue, context: PresentationContext) -> [String] {
+    /// The pass kind as `publisher` reports it, its passes on `map`, found by `places` when
+    /// the data does not say where they are.
+    public init(publisher: String, map: MapLayer?, places: [String: GeoPoint] = [:]) {
+        self.publisher = publisher
+        self.map = map
+        self.places = places
+    }
+
+    public func render(_ data: JSONValue, context: PresentationContext) -> [String] {
         if let passes = data["passes"]?.arrayValue, passes.allSatisfy(Self.isPass) {
             return [context.style.bold(context.urn)] + passes.flatMap { renderPass($0, context: context) }
         }
@@ -30,7 +57,7 @@ struct PassPresentation: ResultPresentation {
         return renderPass(data, context: context)
     }
 
-    func changeKey(_ data: JSONValue) -> ChangeKey {
+    public func changeKey(_ data: JSONValue) -> ChangeKey {
         if let passes = data["passes"]?.arrayValue {
             let statuses = passes.map { "\($0["id"]?.stringValue ?? "?")=\($0["status"]?.stringValue ?? "?")" }
             return ChangeKey(status: statuses.joined(separator: ", "))
@@ -49,7 +76,7 @@ struct PassPresentation: ResultPresentation {
     /// conditions, weather, temperature, elevation, the report's time (with a stale note when it
     /// is over a day old), WSDOT's page and the pass's position from the catalog. `pass:all`
     /// is a card holding one such card per pass.
-    func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
+    public func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
         if let passes = data["passes"]?.arrayValue, passes.allSatisfy(Self.isPass) {
             return ResultCard(title: "Mountain passes", parts: passes.map { passCard($0, context: context) })
         }
@@ -71,6 +98,8 @@ struct PassPresentation: ResultPresentation {
                 rows.append(.init(restriction["direction"]?.stringValue ?? "—", "\(text) (not current)", tone: .neutral))
             }
         }
+        if let reason = pass["unknownBecause"]?.stringValue { rows.append(.init("Unknown because", reason, tone: .neutral)) }
+        for checkpoint in Self.checkpoints(of: pass) { rows.append(.init("Checkpoint", checkpoint)) }
         if let conditions = pass["conditions"]?.stringValue { rows.append(.init("Conditions", conditions)) }
         if let weather = pass["weather"]?.stringValue { rows.append(.init("Weather", weather)) }
         if let temperature = pass["temperatureF"]?.doubleValue { rows.append(.init("Temperature", "\(JSONValue.double(temperature))°F")) }
@@ -83,8 +112,9 @@ struct PassPresentation: ResultPresentation {
         for period in Self.forecast(of: pass) { rows.append(.init(period.label, period.text)) }
         let updated = pass["updated"]?.dateValue
         let staleNote = updated.flatMap { Self.staleNote(pass, updated: $0, context: context) }
-        let link = pass["url"]?.stringValue.flatMap { URL(string: $0) }.map { ResultCard.Link(url: $0, label: "WSDOT's page for \(name)") }
-        let coordinate = pass["id"]?.stringValue.flatMap { PassCatalog.pass(named: $0) }?.coordinate
+        let source = pass["source"]?.stringValue ?? publisher
+        let link = pass["url"]?.stringValue.flatMap { URL(string: $0) }.map { ResultCard.Link(url: $0, label: "\(source)'s page for \(name)") }
+        let coordinate = Self.summit(of: pass) ?? pass["id"]?.stringValue.flatMap { places[$0] }
         let camera = (pass["cameras"]?.arrayValue ?? []).lazy.compactMap { camera -> ResultCard.Image? in
             guard let url = camera["imageURL"]?.stringValue.flatMap({ URL(string: $0) }), url.scheme?.lowercased() == "https" else { return nil }
             return ResultCard.Image(url: url, alt: camera["title"]?.stringValue ?? "Camera at \(name)")
@@ -93,6 +123,27 @@ struct PassPresentation: ResultPresentation {
                               staleNote: staleNote, link: link, coordinate: coordinate.map { .init(latitude: $0.latitude, longitude: $0.longitude) })
         card.mapLabel = Self.shortName(name)
         return card
+    }
+
+    /// The summit the data gives (`latitude`, `longitude`), if any.
+    static func summit(of pass: JSONValue) -> GeoPoint? {
+        guard let latitude = pass["latitude"]?.doubleValue, let longitude = pass["longitude"]?.doubleValue,
+              (-90...90).contains(latitude), (-180...180).contains(longitude) else { return nil }
+        return GeoPoint(latitude: latitude, longitude: longitude)
+    }
+
+    /// Each checkpoint as one line: `RAYMOND MEADOWS - EBBETTS PASS, westbound: R-0 since
+    /// 2026-05-05 13:01` (and "out of service" when it says so).
+    static func checkpoints(of pass: JSONValue) -> [String] {
+        (pass["checkpoints"]?.arrayValue ?? []).compactMap { checkpoint in
+            guard let name = checkpoint["name"]?.stringValue else { return nil }
+            var line = name
+            if let direction = checkpoint["direction"]?.stringValue { line += ", \(direction.lowercased())" }
+            line += ": " + (checkpoint["level"]?.stringValue ?? checkpoint["status"]?.stringValue ?? "not reported")
+            if let since = checkpoint["since"]?.stringValue { line += " since \(since)" }
+            if checkpoint["inService"]?.boolValue == false { line += " (out of service)" }
+            return line
+        }
     }
 
     /// `Snoqualmie` for "Snoqualmie Pass I-90": the words before "Pass" or the road's number,
@@ -111,7 +162,8 @@ struct PassPresentation: ResultPresentation {
     /// “SR 20 … is temporarily closed …”`; nil when none did (or the data predates `closedBy`;
     /// data predating `closedByText` gives the fields alone).
     static func closedBy(_ pass: JSONValue) -> String? {
-        let names = ["restrictions": "the restriction texts", "conditions": "the road condition"]
+        let names = ["restrictions": "the restriction texts", "conditions": "the road condition",
+                     "checkpoints": "a checkpoint's status", "laneClosures": "a full closure of all lanes"]
         let fields = (pass["closedBy"]?.arrayValue ?? []).compactMap { $0.stringValue.flatMap { names[$0] } }
         guard !fields.isEmpty else { return nil }
         let words = (pass["closedByText"]?.arrayValue ?? []).compactMap(\.stringValue).map { "“\($0)”" }
@@ -143,7 +195,8 @@ struct PassPresentation: ResultPresentation {
         }
     }
 
-    static func tone(_ status: String) -> ResultCard.Tone {
+    /// The tone a card shows `status` in: open good, restricted caution, closed bad.
+    public static func tone(_ status: String) -> ResultCard.Tone {
         switch PassStatus(rawValue: status) {
         case .open: .good
         case .restricted: .caution
@@ -174,7 +227,9 @@ struct PassPresentation: ResultPresentation {
             stale = stale || !current
             rows.append((restriction["direction"]?.stringValue ?? "—", current ? text : "\(text) " + style.dim("(not current)")))
         }
-        if stale { rows.append(("", style.yellow("WSDOT is not keeping this pass's restrictions current; check before you go"))) }
+        if stale { rows.append(("", style.yellow("\(pass["source"]?.stringValue ?? publisher) is not keeping this pass's restrictions current; check before you go"))) }
+        if let reason = pass["unknownBecause"]?.stringValue { rows.append(("Unknown because", style.yellow(reason))) }
+        for checkpoint in Self.checkpoints(of: pass) { rows.append(("Checkpoint", checkpoint)) }
         if let conditions = pass["conditions"]?.stringValue { rows.append(("Conditions", conditions)) }
         if let weather = pass["weather"]?.stringValue { rows.append(("Weather", weather)) }
         // Rows of the page this module has no field for, as the card shows them: nothing read is dropped.
@@ -209,17 +264,22 @@ struct PassPresentation: ResultPresentation {
         }
     }
 
-    /// `report from Sun Apr 13 2025, 7 months old` for a report over a day old, else nil:
-    /// off-season passes keep months-old reports, and showing them like fresh news misleads.
+    /// `report from Sun Apr 13 2025, 7 months old` for a report older than its `staleAfter`
+    /// (a day when the data does not say; Caltrans's files, rewritten every minute, say an
+    /// hour), else nil: off-season passes keep months-old reports, a portal keeps serving a
+    /// file it stopped writing, and showing either like fresh news misleads.
     static func staleNote(_ pass: JSONValue, updated: Date, context: PresentationContext) -> String? {
-        guard let age = pass["reportAge"]?.doubleValue, age > 86_400 else { return nil }
-        return "report from \(context.localTime(updated, .date)), \(staleness(age)) old"
+        let limit = pass["staleAfter"]?.doubleValue.flatMap { $0.isFinite && $0 > 0 ? $0 : nil } ?? 86_400
+        guard let age = pass["reportAge"]?.doubleValue, age > limit else { return nil }
+        let when = age < 86_400 ? context.localTime(updated, .dateTime) : context.localTime(updated, .date)
+        return "report from \(when), \(staleness(age)) old"
     }
 
-    /// "2 days", "3 weeks", "7 months", "2 years": how old a stale report is, roughly.
+    /// "3 hours", "2 days", "3 weeks", "7 months", "2 years": how old a stale report is, roughly.
     static func staleness(_ seconds: Double) -> String {
         let days = Int(seconds / 86_400)
         func counted(_ n: Int, _ unit: String) -> String { "\(n) \(unit)\(n == 1 ? "" : "s")" }
+        if days < 1 { return seconds < 7_200 ? counted(max(1, Int(seconds / 60)), "minute") : counted(Int(seconds / 3_600), "hour") }
         if days < 14 { return counted(days, "day") }
         if days < 61 { return counted(days / 7, "week") }
         if days < 365 { return counted(Int((Double(days) / 30.44).rounded(.down)), "month") }

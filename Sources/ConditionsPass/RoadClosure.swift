@@ -1,7 +1,8 @@
 import Foundation
 
 /// A text's word that the road itself is shut, in which directions, and the sentences that say
-/// so: read from WSDOT's restriction texts, its road condition and a page's rows alike.
+/// so: read from WSDOT's restriction texts, its road condition and a page's rows alike, and
+/// from a Caltrans checkpoint's status description.
 ///
 /// Safety first, by construction: a traveller can act on "closed" safely, and a closed road
 /// read as restricted sends someone up a mountain to a gate. So a sentence saying closed (or
@@ -22,21 +23,21 @@ import Foundation
 /// A restriction text is about the road by its nature; a road condition's sentence must name
 /// the road: a road word (pass, highway, SR, I-90, milepost, …), a direction ("WB closed"),
 /// all its lanes, or open with the closure ("Closed at the summit").
-struct RoadClosure: Equatable {
+public struct RoadClosure: Equatable, Sendable {
     /// The directions named ("eastbound"), lowercased; empty: the whole road.
-    var directions: Set<String> { namesNoDirection || namesEveryDirection ? [] : named }
+    public var directions: Set<String> { namesNoDirection || namesEveryDirection ? [] : named }
     /// The sentences that said closed, as written (trimmed), in text order.
-    let sentences: [String]
+    public let sentences: [String]
     /// The directions the sentences name.
-    let named: Set<String>
+    public let named: Set<String>
     /// Whether a sentence names no direction ("Pass Closed"): the whole road in a road
     /// condition, the row's own direction in a restriction.
-    let namesNoDirection: Bool
+    public let namesNoDirection: Bool
     /// Whether a sentence says every direction ("closed in both directions").
-    let namesEveryDirection: Bool
+    public let namesEveryDirection: Bool
 
     /// The closure `text` tells of; nil when it tells of none.
-    init?(in text: String, isRestriction: Bool) {
+    public init?(in text: String, isRestriction: Bool) {
         var named: Set<String> = []
         var said: [String] = []
         for sentence in Sentence.split(text) {
@@ -54,7 +55,7 @@ struct RoadClosure: Equatable {
     /// Whether the closure covers the direction called `direction` (as the report names it).
     /// A direction the closure names that the pass does not have closes every direction: better
     /// a traveller checks than drives into a closure we misread.
-    func covers(_ direction: String, of all: [String]) -> Bool {
+    public func covers(_ direction: String, of all: [String]) -> Bool {
         let known = Set(all.map { $0.lowercased() })
         return directions.isEmpty || directions.isDisjoint(with: known) || directions.contains(direction.lowercased())
     }
@@ -62,7 +63,7 @@ struct RoadClosure: Equatable {
     /// Whether a closure read in the restriction of direction `row` covers `direction`: what
     /// it names, or `row` itself for a sentence naming none ("Pass Closed" in the eastbound
     /// row closes eastbound; "Pass closed to westbound traffic" there closes westbound).
-    func covers(_ direction: String, inRestrictionOf row: String, of all: [String]) -> Bool {
+    public func covers(_ direction: String, inRestrictionOf row: String, of all: [String]) -> Bool {
         if namesEveryDirection || (namesNoDirection && row.lowercased() == direction.lowercased()) { return true }
         guard !named.isEmpty else { return false }
         let known = Set(all.map { $0.lowercased() })

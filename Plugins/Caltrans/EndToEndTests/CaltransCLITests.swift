@@ -1,0 +1,108 @@
+import CaltransStandIn
+import ConditionsKit
+import ConditionsKitTesting
+import Foundation
+import LoopbackServer
+import TestHarness
+import Testing
+
+/// The Caltrans module through the built binary, against the loopback stand-in for CWWP2 built
+/// on the real District 10 files and the files derived from them: text and JSON, the storm's
+/// levels, `pass:all` and names across both states through a joined route, `watch` reporting
+/// R-0 → R-2 once, and `doctor` naming a district that answers HTTP 500.
+@Suite struct CaltransCLITests {
+    /// 08:40 PST on 2026-12-24, ten minutes after the derived storm files were written.
+    static let stormMorning = "2026-12-24T16:40:00Z"
+
+    /// A started stand-in and a config: `pass` joins Washington's recordings (the Fixtures
+    /// module) and Caltrans, as the shipped config joins WSDOT's chain and Caltrans.
+    static func setUp(ttl: String = "5m") throws -> (CaltransStandIn, URL) {
+        let standIn = try CaltransStandIn()
+        try standIn.start()
+        let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fixtures").path
+        let dir = try Upstream.config(
+            sources: #""caltrans": {"module": "Caltrans", "ttl": "\#(ttl)", "options": {"baseURL": "\#(standIn.baseURL.absoluteString)"}}, "#
+                + #""washington": {"module": "Fixtures", "options": {"directory": "\#(fixtures)"}}"#,
+            routes: #""pass": {"join": ["washington", "caltrans"]}, "capass": "caltrans""#)
+        return (standIn, dir)
+    }
+
+    static func records(_ output: CLI.Output) throws -> [[String: Any]] {
+        try output.stdoutLines.map { try Upstream.json($0) }
+    }
+
+    static func data(_ record: [String: Any]) -> [String: Any] { record["data"] as? [String: Any] ?? [:] }
+
+    @Test func aStormInTextAndJSON() async throws {
+        let (standIn, dir) = try Self.setUp()
+        defer { standIn.stop(); try? FileManager.default.removeItem(at: dir) }
+        try standIn.serve("derived/caltrans_cc_d10_storm.json", district: 10, .chainControls)
+        let text = try await CLI.run(["--no-cache", "--now", Self.stormMorning, "pass:ebbetts"], in: dir)
+        #expect(text.status == 0, "\(text.stderr)")
+        #expect(text.stdoutLines.first == "Ebbetts Pass SR 4  RESTRICTED", "\(text.stdout)")
+        #expect(text.stdoutLines.contains { $0.contains("Eastbound") && $0.contains("R-2: Chains or traction devices are required") }, "\(text.stdout)")
+        #expect(text.stdoutLines.contains { $0.contains("Westbound") && $0.contains("R-1: Chains are required on all vehicles except passenger vehicles") })
+        #expect(text.stdoutLines.contains { $0.contains("RAYMOND MEADOWS - EBBETTS PASS, westbound: R-1 since") }, "\(text.stdout)")
+
+        let json = try await CLI.run(["--no-cache", "--now", Self.stormMorning, "--format", "ndjson", "pass:ebbetts", "pass:echo"], in: dir)
+        #expect(json.status == 0, "\(json.stderr)")
+        let records = try Self.records(json)
+        #expect(records.map { $0["urn"] as? String } == ["pass:ebbetts", "pass:echo"])
+        #expect(records.allSatisfy { $0["source"] as? String == "caltrans" && $0["kind"] as? String == "pass" })
+        #expect(Self.data(records[0])["status"] as? String == "restricted")
+        #expect((Self.data(records[1])["restrictions"] as? [[String: Any]])?.compactMap { $0["level"] as? String } == ["R-2", "R-0"])
+        // Both passes' district files asked once each; District 3's for Echo, District 10's for Ebbetts.
+        #expect(standIn.requests(district: 10, .chainControls) == 2 && standIn.requests(district: 3, .chainControls) == 1,
+                "once per run and file (two runs for District 10)")
+    }
+
+    /// One scheme, two states: each name is answered by the chain that knows it; a name no
+    /// chain knows is `notFound` with both chains' suggestions.
+    @Test func namesAcrossBothStatesThroughAJoinedRoute() async throws {
+        let (standIn, dir) = try Self.setUp()
+        defer { standIn.stop(); try? FileManager.default.removeItem(at: dir) }
+        let run = try await CLI.run(["--no-cache", "--now", Self.stormMorning, "--format", "ndjson", "pass:stevens", "pass:donner", "capass:all"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try Self.records(run)
+        #expect(records.map { $0["source"] as? String } == ["washington", "caltrans", "caltrans"])
+        #expect(Self.data(records[0])["name"] as? String == "Stevens Pass US 2")
+        #expect(Self.data(records[1])["name"] as? String == "Donner Summit I-80")
+        let passes = Self.data(records[2])["passes"] as? [[String: Any]] ?? []
+        #expect(passes.count == 9)
+
+        let unknown = try await CLI.run(["--no-cache", "pass:ebets"], in: dir)
+        #expect(unknown.status == 1)
+        let line = try #require(unknown.stderrLines.first)
+        #expect(line.hasPrefix("conditions: pass:ebets: notFound: "), "\(unknown.stderr)")
+        #expect(line.contains("pass:ebbetts"), "Caltrans's suggestion survives the join: \(line)")
+    }
+
+    @Test func watchReportsR0ToR2Once() async throws {
+        let (standIn, dir) = try Self.setUp(ttl: "1s")
+        defer { standIn.stop(); try? FileManager.default.removeItem(at: dir) }
+        try standIn.queue(["real/caltrans_cc_d10_20260930.json", "derived/caltrans_cc_d10_storm.json",
+                           "derived/caltrans_cc_d10_storm.json"], district: 10, .chainControls)
+        try standIn.serve("derived/caltrans_cc_d10_storm.json", district: 10, .chainControls)
+        let run = try await CLI.run(["watch", "--no-cache", "--every", "1s", "--count", "4", "--format", "ndjson", "pass:ebbetts"], in: dir)
+        #expect(run.status == 0, "\(run.stderr)")
+        let events = try Self.records(run)
+        #expect(events.map { "\($0["event"] ?? "")" } == ["initial", "change"], "\(run.stdout)")
+        #expect(events.last?["before"] as? String == "open")
+        #expect(events.last?["after"] as? String == "restricted")
+    }
+
+    @Test func doctorNamesADistrictThatAnswers500() async throws {
+        let (standIn, dir) = try Self.setUp()
+        defer { standIn.stop(); try? FileManager.default.removeItem(at: dir) }
+        standIn.fail(district: 3, .chainControls, status: 500)
+        let ok = try await CLI.run(["--no-cache", "pass:ebbetts"], in: dir)
+        #expect(ok.status == 0, "District 10's passes still answer: \(ok.stderr)")
+        let donner = try await CLI.run(["--no-cache", "pass:donner"], in: dir)
+        #expect(donner.status == 1)
+        #expect(donner.stderr.contains("500") && donner.stderr.contains("/d3/cc/ccStatusD03.json"), "\(donner.stderr)")
+        let doctor = try await CLI.run(["doctor"], in: dir)
+        #expect(doctor.stdout.contains("District 3"), "\(doctor.stdout)")
+        #expect(doctor.stdout.contains("ccStatusD03.json"), "\(doctor.stdout)")
+    }
+}

@@ -1,0 +1,86 @@
+import ConditionsKit
+import Foundation
+import LoopbackServer
+import Testing
+@testable import ConditionsCore
+
+/// Joined chains (`"pass": {"join": [["a", "c"], "b"]}`, issue 42 item 3) in the resolver, with
+/// the test-only upstream modules of `RouteFallbackTests`: the chains asked in order, the first
+/// answer that is not `notFound` winning, `notFound`s merged, an upstream failure the answer
+/// when no chain answers, a verdict the answer at once, and each chain keeping its fallback.
+@Suite struct JoinedRouteTests {
+    typealias Setup = RouteFallbackTests.Setup
+    typealias Response = LoopbackServer.Response
+
+    static func notFound(_ name: String) -> Response {
+        .json(#"{"error": {"kind": "notFound", "message": "no pass named \#(name)"}}"#)
+    }
+
+    func seen(_ record: ResultRecord) -> RouteFallbackTests.Seen { RouteFallbackTests().seen(record) }
+
+    @Test func theFirstChainThatKnowsTheNameAnswers() async throws {
+        let setup = try Setup(joined: [["a", "c"], ["b"]])
+        defer { setup.stop() }
+        setup.answer("a", "stevens", value: "washington")
+        setup.answer("a", "donner", Self.notFound("donner"))
+        setup.answer("b", "donner", value: "california")
+        #expect(seen(await setup.resolve("pass:stevens")) == .answer(source: "a", route: "pass:{name}", value: "washington", stale: false))
+        #expect(setup.server("b").requestCount("/pass/stevens") == 0, "the first chain answered: the next is not asked")
+        #expect(seen(await setup.resolve("pass:donner")) == .answer(source: "b", route: "pass:{name}", value: "california", stale: false))
+        #expect(setup.server("c").requestCount("/pass/donner") == 0, "a notFound is a verdict inside a chain: its fallback is not asked")
+    }
+
+    @Test func everyChainSayingNotFoundMergesTheirWordsAndSuggestions() async throws {
+        let setup = try Setup(joined: [["a"], ["b"]])
+        defer { setup.stop() }
+        setup.answer("a", "nowhere", Self.notFound("nowhere in Washington"))
+        setup.answer("b", "nowhere", Self.notFound("nowhere in California"))
+        let record = await setup.resolve("pass:nowhere")
+        guard case .failure(let kind, let message, let suggestions) = record.outcome else { Issue.record("\(record)"); return }
+        #expect(kind == .notFound)
+        #expect(message.hasPrefix("no pass named nowhere in Washington; no pass named nowhere in California"), "\(message)")
+        #expect(suggestions == ["pass:other"], "each chain's suggestions, once")
+    }
+
+    @Test func anUpstreamFailureIsTheAnswerWhenNoChainAnswers() async throws {
+        let setup = try Setup(joined: [["a"], ["b"]])
+        defer { setup.stop() }
+        setup.answer("a", "white", .text("broken", status: 500))
+        setup.answer("b", "white", Self.notFound("white"))
+        guard case .failure(let kind, let message, _) = await setup.resolve("pass:white").outcome else { Issue.record("no failure"); return }
+        #expect(kind == .http && message.contains("HTTP 500"), "\(kind) \(message)")
+        // A later chain that knows it still answers.
+        setup.answer("b", "white", value: "open")
+        #expect(seen(await setup.resolve("pass:white", at: 1)) == .answer(source: "b", route: "pass:{name}", value: "open", stale: false))
+    }
+
+    @Test func aVerdictIsTheAnswerAtOnce() async throws {
+        let setup = try Setup(joined: [["a"], ["b"]])
+        defer { setup.stop() }
+        setup.answer("a", "white", .json(#"{"error": {"kind": "invalidArguments", "message": "bad name"}}"#))
+        setup.answer("b", "white", value: "open")
+        guard case .failure(let kind, _, _) = await setup.resolve("pass:white").outcome else { Issue.record("no failure"); return }
+        #expect(kind == .invalidArguments)
+        #expect(setup.server("b").requestCount("/pass/white") == 0)
+    }
+
+    @Test func eachChainKeepsItsOwnFallback() async throws {
+        let setup = try Setup(joined: [["a", "c"], ["b"]])
+        defer { setup.stop() }
+        setup.answer("a", "white", .text("broken", status: 500))
+        setup.answer("c", "white", value: "from c")
+        setup.answer("b", "white", value: "from b")
+        #expect(seen(await setup.resolve("pass:white")) == .answer(source: "c", route: "pass:{pass}", value: "from c", stale: false))
+        #expect(setup.server("b").requestCount("/pass/white") == 0)
+    }
+
+    @Test func aURNEveryChainAnswersGetsTheFirstChainsAnswer() async throws {
+        let setup = try Setup(joined: [["a"], ["b"]])
+        defer { setup.stop() }
+        // The test module asks `/pass/` for `pass:all` (no arguments).
+        setup.answer("a", "", value: "washington")
+        setup.answer("b", "", value: "california")
+        let record = await setup.resolve("pass:all")
+        #expect(seen(record) == .answer(source: "a", route: "pass:all", value: "washington", stale: false), "\(seen(record))")
+    }
+}
