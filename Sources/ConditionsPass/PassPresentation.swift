@@ -99,7 +99,7 @@ public struct PassPresentation: ResultPresentation {
             }
         }
         if let reason = pass["unknownBecause"]?.stringValue { rows.append(.init("Unknown because", reason, tone: .neutral)) }
-        for checkpoint in Self.checkpoints(of: pass) { rows.append(.init("Checkpoint", checkpoint)) }
+        for checkpoint in Self.checkpoints(of: pass, context: context) { rows.append(.init("Checkpoint", checkpoint)) }
         if let conditions = pass["conditions"]?.stringValue { rows.append(.init("Conditions", conditions)) }
         if let weather = pass["weather"]?.stringValue { rows.append(.init("Weather", weather)) }
         if let temperature = pass["temperatureF"]?.doubleValue { rows.append(.init("Temperature", "\(JSONValue.double(temperature))°F")) }
@@ -132,15 +132,15 @@ public struct PassPresentation: ResultPresentation {
         return GeoPoint(latitude: latitude, longitude: longitude)
     }
 
-    /// Each checkpoint as one line: `RAYMOND MEADOWS - EBBETTS PASS, westbound: R-0 since
-    /// 2026-05-05 13:01` (and "out of service" when it says so).
-    static func checkpoints(of pass: JSONValue) -> [String] {
+    /// Each checkpoint as one line: `RAYMOND MEADOWS - EBBETTS PASS, westbound: R-0 since Tue May
+    /// 5 13:01 PDT` (and "out of service" when it says so).
+    static func checkpoints(of pass: JSONValue, context: PresentationContext) -> [String] {
         (pass["checkpoints"]?.arrayValue ?? []).compactMap { checkpoint in
             guard let name = checkpoint["name"]?.stringValue else { return nil }
             var line = name
             if let direction = checkpoint["direction"]?.stringValue { line += ", \(direction.lowercased())" }
             line += ": " + (checkpoint["level"]?.stringValue ?? checkpoint["status"]?.stringValue ?? "not reported")
-            if let since = checkpoint["since"]?.stringValue { line += " since \(since)" }
+            if let since = checkpoint["since"]?.dateValue { line += " since \(context.localTime(since, .dateTime))" }
             if checkpoint["inService"]?.boolValue == false { line += " (out of service)" }
             return line
         }
@@ -229,7 +229,7 @@ public struct PassPresentation: ResultPresentation {
         }
         if stale { rows.append(("", style.yellow("\(pass["source"]?.stringValue ?? publisher) is not keeping this pass's restrictions current; check before you go"))) }
         if let reason = pass["unknownBecause"]?.stringValue { rows.append(("Unknown because", style.yellow(reason))) }
-        for checkpoint in Self.checkpoints(of: pass) { rows.append(("Checkpoint", checkpoint)) }
+        for checkpoint in Self.checkpoints(of: pass, context: context) { rows.append(("Checkpoint", checkpoint)) }
         if let conditions = pass["conditions"]?.stringValue { rows.append(("Conditions", conditions)) }
         if let weather = pass["weather"]?.stringValue { rows.append(("Weather", weather)) }
         // Rows of the page this module has no field for, as the card shows them: nothing read is dropped.

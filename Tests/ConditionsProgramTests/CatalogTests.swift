@@ -11,9 +11,17 @@ import Testing
     @Test func everyModuleOnceByName() {
         let names = registered.moduleNames
         #expect(Set(names).count == names.count)
-        #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec", "NWS", "Avalanche", "Snowpack", "SpaceWeather"])
+        #expect(names == ["Fixtures", "Aeris", "WSDOT", "Astronomy", "Exec", "NWS", "Avalanche", "Snowpack", "SpaceWeather", "Caltrans"])
         #expect(registered.module(named: "Astronomy") != nil)
         #expect(registered.module(named: "astronomy") == nil)
+    }
+
+    /// Every module answering a kind adds its map: Washington's from WSDOT, California's from
+    /// Caltrans, in registration order; a kind no module maps has none.
+    @Test func eachModuleAddsItsMapForAKind() {
+        #expect(registered.maps(for: "pass").map(\.id) == ["washington", "california"])
+        #expect(registered.maps(for: .moon).isEmpty)
+        #expect(registered.maps(for: nil).isEmpty)
     }
 
     @Test func presentationsAreFoundByKind() {

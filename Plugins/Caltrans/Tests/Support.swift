@@ -46,8 +46,8 @@ enum When {
     static let afterCapture = Date(timeIntervalSince1970: 1_790_740_800)
     /// 09:00 PDT on 2026-09-29: the full closure of SR-4 near Ebbetts set up, not yet picked up.
     static let closureMorning = Date(timeIntervalSince1970: 1_790_697_600)
-    /// 08:40 PST on 2026-12-24, ten minutes after the storm files were written.
-    static let stormMorning = Date(timeIntervalSince1970: 1_798_130_400)
+    /// 08:40 PST on 2025-12-24, ten minutes after the storm files were written.
+    static let stormMorning = Date(timeIntervalSince1970: 1_766_594_400)
 }
 
 /// Every district's files as the stand-in serves them by default, with `changes` on top.

@@ -44,15 +44,15 @@ def control(row, level, text, date, time):
 
 def storm():
     """District 10 during a storm: Ebbetts eastbound R-2 and westbound R-1, Carson eastbound R-1;
-    every row written 2026-12-24 08:30:00, the changed ones changed at 08:19:00."""
+    every row written 2025-12-24 08:30:00 (the storm QuickMap showed), the changed ones changed at 08:19:00."""
     document = load("caltrans_cc_d10_20260930.json")
     for row in document["data"]:
-        stamp(row, "2026-12-24", "08:30:00")
+        stamp(row, "2025-12-24", "08:30:00")
         index = row["cc"]["index"]
         if index in ("10-ALP-4-3.2-E-1", "10-ALP-4-4.5-E-2"):
-            control(row, "R-2", R2, "2026-12-24", "08:19:00")
+            control(row, "R-2", R2, "2025-12-24", "08:19:00")
         elif index in ("10-ALP-4-24.4-W-3", "10-ALP-4-29.2-W-4", "10-ALP-4-31.6-W-5", "10-ALP-88-1.9-E-1"):
-            control(row, "R-1", R1, "2026-12-24", "08:19:00")
+            control(row, "R-1", R1, "2025-12-24", "08:19:00")
     write("caltrans_cc_d10_storm.json", document)
 
 
@@ -96,7 +96,7 @@ def closure_in_effect():
     write("caltrans_lcs_d10_ebbetts_closed.json", document)
 
 
-def district(number, rows, date="2026-12-24", time="08:30:00"):
+def district(number, rows, date="2025-12-24", time="08:30:00"):
     """A chain-control file for a district with no capture: each row in the shape of the real
     District 10 file's first row, with the given names, places and levels."""
     template = load("caltrans_cc_d10_20260930.json")["data"][0]
@@ -110,7 +110,7 @@ def district(number, rows, date="2026-12-24", time="08:30:00"):
                                "longitude": f"{lon:.6f}", "elevation": str(elevation), "direction": direction, "county": county,
                                "route": route, "postmile": str(postmile), "milepost": ""})
         stamp(row, date, time)
-        control(row, level, text, "2026-12-24", "08:19:00")
+        control(row, level, text, "2025-12-24", "08:19:00")
         out.append(row)
     return {"data": out}
 
