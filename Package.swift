@@ -233,6 +233,7 @@ let package = Package(
                 "ConditionsHTML",
                 "LoopbackServer",
                 "WSDOTStandIn", // the rendering scenarios' page
+                "CaltransStandIn", // scenario 19's CWWP2 files
                 "ConditionsKitTesting",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),

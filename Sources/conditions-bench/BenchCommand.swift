@@ -32,7 +32,7 @@ struct BenchCommand: AsyncParsableCommand {
     @Option(help: "Latency of each loopback response, in milliseconds.")
     var latency: Int = 200
 
-    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–18); repeat for several.")
+    @Option(name: .customLong("scenario"), help: "Run only this scenario (1–19); repeat for several.")
     var scenarios: [Int] = []
 
     @Flag(help: "Print the machine and every figure as JSON instead of the table.")
@@ -42,12 +42,12 @@ struct BenchCommand: AsyncParsableCommand {
     var binary: String?
 
     /// Every scenario, in the order they run.
-    static let all = Array(1...18)
+    static let all = Array(1...19)
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
         guard latency >= 0 else { throw ValidationError("--latency must not be negative") }
-        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–18") }
+        if let bad = scenarios.first(where: { !Self.all.contains($0) }) { throw ValidationError("no scenario \(bad); scenarios are 1–19") }
     }
 
     func run() async throws {
@@ -88,6 +88,7 @@ struct BenchCommand: AsyncParsableCommand {
                 case 16: figures += try await FleetColdBurst.run(bench)
                 case 17: figures += try await FleetLatency.run(bench)
                 case 18: figures += try await PostgresHistoryQuery.run(bench)
+                case 19: figures += try await TwoStates.run(bench)
                 default: break // validate() admits only the scenarios above
                 }
             } catch {

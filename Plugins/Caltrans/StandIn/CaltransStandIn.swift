@@ -44,18 +44,20 @@ package final class CaltransStandIn: Sendable {
         "/d\(district)/\(file.rawValue)/\(file.rawValue)StatusD\(district < 10 ? "0" : "")\(district).json"
     }
 
+    /// What is served by default: each district's files, as resources.
+    package static let defaults: [(file: File, district: Int, resource: String)] = [
+        (.chainControls, 10, "real/caltrans_cc_d10_20260930.json"), (.laneClosures, 10, "real/caltrans_lcs_d10_20260930.json"),
+        (.cameras, 10, "real/caltrans_cctv_d10_20261001.json"),
+        (.chainControls, 3, "derived/caltrans_cc_d03_storm.json"), (.laneClosures, 3, "derived/caltrans_lcs_d03.json"),
+        (.cameras, 3, "real/caltrans_cctv_d3_20261001.json"),
+        (.chainControls, 9, "derived/caltrans_cc_d09_storm.json"), (.laneClosures, 9, "derived/caltrans_lcs_d09.json"),
+        (.cameras, 9, "real/caltrans_cctv_d9_20261001.json"),
+    ]
+
     /// A stopped stand-in serving the default files.
     package init() throws {
         var answers: [String: Answer] = [:]
-        let defaults: [(File, Int, String)] = [
-            (.chainControls, 10, "real/caltrans_cc_d10_20260930.json"), (.laneClosures, 10, "real/caltrans_lcs_d10_20260930.json"),
-            (.cameras, 10, "real/caltrans_cctv_d10_20261001.json"),
-            (.chainControls, 3, "derived/caltrans_cc_d03_storm.json"), (.laneClosures, 3, "derived/caltrans_lcs_d03.json"),
-            (.cameras, 3, "real/caltrans_cctv_d3_20261001.json"),
-            (.chainControls, 9, "derived/caltrans_cc_d09_storm.json"), (.laneClosures, 9, "derived/caltrans_lcs_d09.json"),
-            (.cameras, 9, "real/caltrans_cctv_d9_20261001.json"),
-        ]
-        for (file, district, name) in defaults {
+        for (file, district, name) in Self.defaults {
             answers[Self.path(file, district: district)] = .body(try Self.resource(name))
         }
         self.answers = Mutex(answers)
