@@ -2,6 +2,7 @@
 // scripts/fuzz (never part of the SwiftPM package).
 import ConditionsJSON
 import ConditionsKit
+import ConditionsText
 import Foundation
 import Logging
 import Synchronization
@@ -61,6 +62,18 @@ enum FuzzSupport {
         }
         done.wait()
         return results.all
+    }
+
+    /// Each result through the presentation of its kind among `presentations`: its text,
+    /// change key and card, as `conditions`, `watch` and the dashboard make them.
+    static func present(_ results: [(String, SourceResult)], with presentations: [any ResultPresentation]) {
+        for (urn, result) in results {
+            let presentation = presentations.first { $0.kind == result.kind }
+            let context = PresentationContext(urn: urn, style: .plain, placeName: "Seattle") { date, _ in Timestamp.string(from: date) }
+            _ = presentation?.render(result.data, context: context)
+            _ = presentation?.changeKey(result.data)
+            _ = presentation?.card(result.data, context: context)
+        }
     }
 
     /// Results handed from the resolving task to the waiting thread (after `done.signal()`:

@@ -5,7 +5,6 @@
 // others are small valid files in the real shape). The rest is the body.
 import Caltrans
 import ConditionsKit
-import ConditionsText
 import Foundation
 
 private let source: CaltransSource = {
@@ -62,12 +61,6 @@ public func fuzzCaltrans(_ bytes: UnsafePointer<UInt8>, _ count: Int) -> Int32 {
     let body = Data(UnsafeBufferPointer(start: bytes + 2, count: count - 2))
     let results = FuzzSupport.resolveAll(["pass:ebbetts", "pass:sonora", "pass:all"], with: source,
                                          http: CaltransFuzzHTTPClient(body: body, status: status, fuzzed: fuzzed))
-    for (urn, result) in results {
-        let presentation = CaltransSource.presentations.first { $0.kind == result.kind }
-        let context = PresentationContext(urn: urn, style: .plain, placeName: "Seattle") { date, _ in Timestamp.string(from: date) }
-        _ = presentation?.render(result.data, context: context)
-        _ = presentation?.changeKey(result.data)
-        _ = presentation?.card(result.data, context: context)
-    }
+    FuzzSupport.present(results, with: CaltransSource.presentations)
     return 0
 }

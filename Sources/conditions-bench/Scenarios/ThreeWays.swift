@@ -33,17 +33,7 @@ enum ThreeWays {
             """, routes: #""pass": "wsdot""#)
 
         func measure(_ config: String, runs: Int) async throws -> (Samples, requests: ClosedRange<Int>) {
-            // A way that failed would measure an error: `conditions` exits non-zero when a URN
-            // fails, which `bench.conditions` refuses.
-            let arguments = ["--config", config, "--no-cache", "--quiet", "pass:all"]
-            try await bench.conditions(arguments)
-            var walls: [Double] = [], requests: [Int] = []
-            for _ in 0..<bench.runs(runs) {
-                server.resetStats()
-                walls.append(try await bench.conditions(arguments).wall)
-                requests.append(server.stats.totalRequests)
-            }
-            return (Samples(walls), (requests.min() ?? 0)...(requests.max() ?? 0))
+            try await bench.coldRuns(of: "pass:all", config: config, server: server, runs: runs)
         }
 
         let (feedTime, feedRequests) = try await measure(feed, runs: 7)

@@ -27,15 +27,7 @@ enum TwoStates {
             """, routes: #""pass": "caltrans""#)
 
         func measure(_ config: String) async throws -> (Samples, requests: ClosedRange<Int>) {
-            let arguments = ["--config", config, "--no-cache", "--quiet", "pass:all"]
-            try await bench.conditions(arguments)
-            var walls: [Double] = [], requests: [Int] = []
-            for _ in 0..<bench.runs(7) {
-                server.resetStats()
-                walls.append(try await bench.conditions(arguments).wall)
-                requests.append(server.stats.totalRequests)
-            }
-            return (Samples(walls), (requests.min() ?? 0)...(requests.max() ?? 0))
+            try await bench.coldRuns(of: "pass:all", config: config, server: server, runs: 7)
         }
 
         let (feedTime, feedRequests) = try await measure(washington)

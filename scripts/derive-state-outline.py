@@ -1,24 +1,23 @@
 #!/usr/bin/env python3
-"""Writes ../Sources/Resources/washington-outline.json: Washington State's outline for the
-dashboard map, simplified from the US Census Bureau's 2010 cartographic boundary file of the
-states at 1:5,000,000 (gz_2010_us_040_00_5m, as GeoJSON; public domain). Provenance and the
-exact upstream file are in ../Sources/Resources/SOURCES.md.
+"""Writes a US state's outline for the dashboard map, simplified from the US Census Bureau's 2010
+cartographic boundary file of the states at 1:5,000,000 (gz_2010_us_040_00_5m, as GeoJSON; public
+domain). Each map layer's SOURCES.md gives the exact upstream file and the command that made it:
 
-Usage: python3 derive-washington-outline.py UPSTREAM.json [-o OUT.json] [--rfc7946]
-
-UPSTREAM.json is a GeoJSON FeatureCollection (or a single Feature) holding Washington: the
-feature whose properties carry NAME or name "Washington" (or GEO_ID "0400000US53"). The
-output defaults to ../Sources/Resources/washington-outline.json beside this script.
+    scripts/derive-state-outline.py gz_2010_us_040_00_5m.json --state Washington --geo-id 0400000US53 \
+        --middle-latitude 47.5 --start=-124.7247,48.3835 --tolerance 0.01 \
+        -o Plugins/WSDOT/Sources/Resources/washington-outline.json
+    scripts/derive-state-outline.py gz_2010_us_040_00_5m.json --state California --geo-id 0400000US06 \
+        --middle-latitude 37 --start=-124.2115,42.0009 --tolerance 0.02 \
+        -o Plugins/Caltrans/Sources/Resources/california-outline.json
 
 Steps, all deterministic and standard library only:
 1. Keep the mainland (the ring of largest area) and every other ring of at least
-   MIN_ISLAND_KM2 (in 2010 that keeps the San Juan Islands, which the 1:5M file draws as one
-   ring, Whidbey Island and Vashon-Maury Island; it drops smaller islands and the Point
-   Roberts exclave). Holes: the upstream has none; any would be dropped.
-2. Rotate the mainland ring to start at the vertex nearest Cape Flattery, as
-   WashingtonMap.swift does.
-3. Simplify each ring with Douglas-Peucker at TOLERANCE_DEG (degrees of latitude), measuring
-   distances with longitudes scaled by cos 47.5 deg (the map's projection).
+   --min-island-km2 (100: Washington keeps the San Juans, Whidbey and Vashon-Maury; California
+   the four largest Channel Islands). Holes: the upstream has none; any would be dropped.
+2. Rotate the mainland ring to start at the vertex nearest --start (Cape Flattery; where the
+   Oregon line meets the sea), so the output does not depend on the upstream's first vertex.
+3. Simplify each ring with Douglas-Peucker at --tolerance (degrees of latitude), measuring
+   distances with longitudes scaled by the cosine of --middle-latitude (the map's projection).
 4. Round to ROUND_DIGITS decimals and drop points that rounding made equal to their
    predecessor.
 5. Orient every ring clockwise with x = longitude, y = latitude (negative shoelace area) and
@@ -35,21 +34,17 @@ import math
 import os
 import sys
 
-TOLERANCE_DEG = 0.01  # about 1.1 km
-MIN_ISLAND_KM2 = 100.0
 ROUND_DIGITS = 3
-MIDDLE_LATITUDE = 47.5
-CAPE_FLATTERY = (-124.7247, 48.3835)  # (longitude, latitude)
 SOURCE = ("US Census Bureau, 2010 cartographic boundary file, states, 1:5,000,000 "
           "(gz_2010_us_040_00_5m), public domain; GeoJSON from "
           "github.com/tonyslu/socioeconomic_choropleth@7cfabe8baea32f96fbd5c6e990b08ff1d24141a9 "
           "gz_2010_us_040_00_5m.json; see SOURCES.md")
 
-KX = math.cos(math.radians(MIDDLE_LATITUDE))  # x scale: longitude degrees to latitude degrees
+KX = 1.0  # x scale, longitude degrees to latitude degrees: cos(--middle-latitude), set by main()
 KM_PER_DEG = 111.2
 
 
-def load_washington(path):
+def load_state(path, name, geo_id):
     with open(path, "rb") as f:
         raw = f.read()
     try:
@@ -60,14 +55,14 @@ def load_washington(path):
     features = doc["features"] if doc.get("type") == "FeatureCollection" else [doc]
     for feature in features:
         props = feature.get("properties") or {}
-        if props.get("NAME") == "Washington" or props.get("name") == "Washington" or props.get("GEO_ID") == "0400000US53":
+        if props.get("NAME") == name or props.get("name") == name or props.get("GEO_ID") == geo_id:
             geometry = feature["geometry"]
             if geometry["type"] == "Polygon":
                 return [geometry["coordinates"]]
             if geometry["type"] == "MultiPolygon":
                 return geometry["coordinates"]
-            sys.exit(f"Washington's geometry is a {geometry['type']}, not a Polygon or MultiPolygon")
-    sys.exit(f"no Washington feature in {path}")
+            sys.exit(f"{name}'s geometry is a {geometry['type']}, not a Polygon or MultiPolygon")
+    sys.exit(f"no {name} feature in {path}")
 
 
 def open_ring(ring):
@@ -91,7 +86,7 @@ def area_km2(points):
 
 
 def distance_to_segment(p, a, b):
-    """Distance from p to segment ab, longitudes scaled by cos(MIDDLE_LATITUDE)."""
+    """Distance from p to segment ab, longitudes scaled by cos(--middle-latitude)."""
     px, py = p[0] * KX, p[1]
     ax, ay = a[0] * KX, a[1]
     bx, by = b[0] * KX, b[1]
@@ -181,14 +176,23 @@ def crossings(rings):
 
 
 def main():
-    here = os.path.dirname(os.path.abspath(__file__))
+    global KX
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("upstream", help="GeoJSON holding Washington (e.g. gz_2010_us_040_00_5m.json)")
-    parser.add_argument("-o", "--output", default=os.path.join(here, "..", "Sources", "Resources", "washington-outline.json"))
+    parser.add_argument("upstream", help="GeoJSON holding the state (e.g. gz_2010_us_040_00_5m.json)")
+    parser.add_argument("--state", required=True, help="the feature's NAME (Washington)")
+    parser.add_argument("--geo-id", required=True, help="the feature's GEO_ID (0400000US53)")
+    parser.add_argument("--middle-latitude", type=float, required=True, help="the map's projection: longitudes scaled by its cosine")
+    parser.add_argument("--start", required=True, help="LON,LAT: the mainland ring starts at its vertex nearest this point")
+    parser.add_argument("--tolerance", type=float, required=True, help="Douglas-Peucker tolerance in degrees of latitude")
+    parser.add_argument("--min-island-km2", type=float, default=100.0, help="smaller rings than the mainland are dropped below this")
+    parser.add_argument("-o", "--output", required=True)
     parser.add_argument("--rfc7946", action="store_true", help="closed, counter-clockwise rings (RFC 7946) instead of the dashboard's open, clockwise ones")
     args = parser.parse_args()
+    KX = math.cos(math.radians(args.middle_latitude))
+    TOLERANCE_DEG, MIN_ISLAND_KM2 = args.tolerance, args.min_island_km2
+    START = tuple(float(v) for v in args.start.split(","))
 
-    polygons = load_washington(args.upstream)
+    polygons = load_state(args.upstream, args.state, args.geo_id)
     rings = [open_ring(polygon[0]) for polygon in polygons]  # exterior rings; holes dropped
     before = sum(len(r) for r in rings)
     rings.sort(key=lambda r: -abs(signed_area(r)))
@@ -196,8 +200,8 @@ def main():
     kept = [r for r in others if area_km2(r) >= MIN_ISLAND_KM2]
     dropped = [r for r in others if area_km2(r) < MIN_ISLAND_KM2]
 
-    cape = min(range(len(mainland)), key=lambda i: (math.hypot((mainland[i][0] - CAPE_FLATTERY[0]) * KX, mainland[i][1] - CAPE_FLATTERY[1]), i))
-    mainland = mainland[cape:] + mainland[:cape]
+    start = min(range(len(mainland)), key=lambda i: (math.hypot((mainland[i][0] - START[0]) * KX, mainland[i][1] - START[1]), i))
+    mainland = mainland[start:] + mainland[:start]
 
     result = []
     for ring in [mainland] + kept:
@@ -205,12 +209,12 @@ def main():
             ring = [ring[0]] + ring[:0:-1]
         simple = rounded(simplify_ring(ring, TOLERANCE_DEG))
         if len(simple) < 3 or signed_area(simple) >= 0:
-            sys.exit("a ring collapsed or turned over when simplified; lower TOLERANCE_DEG")
+            sys.exit("a ring collapsed or turned over when simplified; lower --tolerance")
         result.append(simple)
 
     bad = crossings(result)
     if bad:
-        sys.exit(f"simplified rings touch or cross at (ring, edge) pairs {bad[:10]}; lower TOLERANCE_DEG")
+        sys.exit(f"simplified rings touch or cross at (ring, edge) pairs {bad[:10]}; lower --tolerance")
 
     if args.rfc7946:
         written = [[ring[0]] + ring[:0:-1] + [ring[0]] for ring in result]
@@ -220,7 +224,7 @@ def main():
     def fmt(ring):
         return "[[" + ",".join(f"[{x:.{ROUND_DIGITS}f},{y:.{ROUND_DIGITS}f}]" for x, y in ring) + "]]"
 
-    properties = {"name": "Washington", "source": SOURCE, "derivedBy": "scripts/derive-washington-outline.py"}
+    properties = {"name": args.state, "source": SOURCE, "derivedBy": "scripts/derive-state-outline.py"}
     text = ('{"type":"Feature","properties":' + json.dumps(properties, separators=(",", ":")) +
             ',"geometry":{"type":"MultiPolygon","coordinates":[\n' +
             ",\n".join(fmt(ring) for ring in written) + "\n]}}\n")
