@@ -75,6 +75,13 @@ import Testing
         #expect(Self.data(records.first ?? [:])["name"] as? String == "Stevens Pass US 2")
         #expect(Self.data(records.dropFirst().first ?? [:])["name"] as? String == "Donner Summit I-80")
 
+        // The join as `sources` and `routes` show it.
+        let sources = try await CLI.run(["sources"], in: dir)
+        #expect(sources.stdoutLines.contains { $0.hasPrefix("  caltrans") && $0.hasSuffix("pass (join 2)") }, "\(sources.stdout)")
+        let routes = try await CLI.run(["routes"], in: dir)
+        #expect(routes.stdoutLines.contains { $0.hasPrefix("pass:{name}") && $0.contains("washington + caltrans") && $0.contains("Fixtures + Caltrans") },
+                "\(routes.stdout)")
+
         let unknown = try await CLI.run(["--no-cache", "pass:ebets"], in: dir)
         #expect(unknown.status == 1)
         let line = try #require(unknown.stderrLines.first)

@@ -34,11 +34,12 @@ package struct RouteChain: Sendable {
     /// The instance tried first.
     package var first: SourceInstance { links[0].instance }
 
-    /// The instance ids in order, joined by arrows: `wsdot-feed → wsdot-page`.
-    package var sourcesText: String { links.map(\.instance.id).joined(separator: " → ") }
+    /// The instance ids in order, joined by arrows, and the chains joined after it by `+`:
+    /// `wsdot-feed → wsdot-page + caltrans`.
+    package var sourcesText: String { all.map { $0.links.map(\.instance.id).joined(separator: " → ") }.joined(separator: " + ") }
 
-    /// The modules in order, joined by arrows.
-    package var modulesText: String { links.map(\.instance.module).joined(separator: " → ") }
+    /// The modules in order, as `sourcesText` writes the instances.
+    package var modulesText: String { all.map { $0.links.map(\.instance.module).joined(separator: " → ") }.joined(separator: " + ") }
 
     /// The chain as the JSON forms of `routes` list it: `[{"source": …, "module": …}, …]`.
     package var json: JSONValue {

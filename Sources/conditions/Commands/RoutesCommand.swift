@@ -38,8 +38,8 @@ struct RoutesCommand: ParsableCommand {
         case .csv:
             // One instance per source/module field, space-separated in the order tried, like the examples.
             let lines = [["pattern", "source", "module", "examples"]] + routes.map { route in
-                [route.pattern.text, route.handler.links.map(\.instance.id).joined(separator: " "),
-                 route.handler.links.map(\.instance.module).joined(separator: " "), route.examples.joined(separator: " ")]
+                [route.pattern.text, route.handler.all.flatMap(\.links).map(\.instance.id).joined(separator: " "),
+                 route.handler.all.flatMap(\.links).map(\.instance.module).joined(separator: " "), route.examples.joined(separator: " ")]
             }
             write(lines.map { $0.map(CSVWriter.quote).joined(separator: ",") + "\r\n" }.joined(), to: .standardOutput)
         case .json, .ndjson:

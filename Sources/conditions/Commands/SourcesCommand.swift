@@ -18,10 +18,13 @@ struct SourcesCommand: ParsableCommand {
         LogSetup.secrets.withLock { $0.formUnion(secrets) }
         var out = "Instances (\(configuration.name)\(configuration.profile.map { ", profile \($0)" } ?? "")):\n"
         let instanceRows = configuration.instances.map { instance -> [String] in
-            // A scheme this instance backs up another for says where it stands in the chain.
+            // A scheme this instance backs up another for says where it stands in the chain, and
+            // in which chain of a join (`pass (join 2)`, `pass (join 2, fallback 1)`).
             let schemes = configuration.routes.compactMap { route -> String? in
-                guard let position = route.instances.firstIndex(of: instance.id) else { return nil }
-                return position == 0 ? route.scheme : "\(route.scheme) (fallback \(position))"
+                guard let chain = route.chains.firstIndex(where: { $0.instances.contains(instance.id) }),
+                      let position = route.chains[chain].instances.firstIndex(of: instance.id) else { return nil }
+                let places = (chain == 0 ? [] : ["join \(chain + 1)"]) + (position == 0 ? [] : ["fallback \(position)"])
+                return places.isEmpty ? route.scheme : "\(route.scheme) (\(places.joined(separator: ", ")))"
             }
             return [instance.id, instance.module, schemes.isEmpty ? "(not routed)" : schemes.joined(separator: ", ")]
         }
