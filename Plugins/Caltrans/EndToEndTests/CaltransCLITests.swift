@@ -78,6 +78,8 @@ import Testing
         // The join as `sources` and `routes` show it.
         let sources = try await CLI.run(["sources"], in: dir)
         #expect(sources.stdoutLines.contains { $0.hasPrefix("  caltrans") && $0.hasSuffix("pass (join 2)") }, "\(sources.stdout)")
+        let check = try await CLI.run(["check"], in: dir)
+        #expect(check.stdout.contains("2 routes (2 joined)"), "\(check.stdout)")
         let routes = try await CLI.run(["routes"], in: dir)
         #expect(routes.stdoutLines.contains { $0.hasPrefix("pass:{name}") && $0.contains("washington + caltrans") && $0.contains("Fixtures + Caltrans") },
                 "\(routes.stdout)")

@@ -41,10 +41,12 @@ struct CheckCommand: AsyncParsableCommand {
         }
         guard problems.isEmpty else { throw Failure.configuration(ConfigurationError(problems: problems)) }
         let summary = runtime.configuration
-        let chained = runtime.router.routes.count { $0.handler.links.count > 1 }
+        let chained = runtime.router.routes.count { $0.handler.all.contains { $0.links.count > 1 } }
+        let joined = runtime.router.routes.count { !$0.handler.joined.isEmpty }
         let places = summary.places?.names.count ?? 0
+        let kinds = [chained > 0 ? "\(chained) with fallbacks" : nil, joined > 0 ? "\(joined) joined" : nil].compactMap { $0 }
         write("ok: \(summary.name)\(summary.profile.map { " (profile \($0))" } ?? ""): \(runtime.instances.count) sources, \(runtime.router.routes.count) routes"
-              + (chained > 0 ? " (\(chained) with fallbacks)" : "") + (places > 0 ? ", \(places) places" : "")
+              + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))") + (places > 0 ? ", \(places) places" : "")
               + ", \(summary.report.count) report URNs\n", to: .standardOutput)
     }
 }
