@@ -27,8 +27,8 @@ extension ResultKind {
 /// `forecast`, `alerts`, `extra`; and, added for publishers other than the first: `source`
 /// (whose report, "Caltrans"), `latitude` and `longitude` (the summit), `staleAfter` (seconds
 /// after which the report is old; a day when absent), `checkpoints` (`name`, `direction`,
-/// `level`, `status`, `text`, `since`, `inService`) and `unknownBecause` (why the status is
-/// `unknown`).
+/// `level`, `status`, `text`, `since`, `inService`), `unknownBecause` (why the status is
+/// `unknown`) and `verified` (whether a real file confirmed the pass's checkpoints).
 public struct PassPresentation: ResultPresentation {
     public let kind: ResultKind = .pass
     /// The map the module that lists this presentation adds: each pass is drawn on the layer
@@ -72,10 +72,10 @@ public struct PassPresentation: ResultPresentation {
         return ChangeKey(status: status, detail: detail)
     }
 
-    /// A pass's card: its name, status (word and tone), a row per direction's restriction,
-    /// conditions, weather, temperature, elevation, the report's time (with a stale note when it
-    /// is over a day old), WSDOT's page and the pass's position from the catalog. `pass:all`
-    /// is a card holding one such card per pass.
+    /// A pass's card: its name, status (word and tone), a row per direction's restriction, its
+    /// checkpoints, conditions, weather, temperature, elevation, the report's time (with a stale
+    /// note when it is older than its `staleAfter`), the publisher's page and the pass's summit
+    /// (the data's, else `places`'). `pass:all` is a card holding one such card per pass.
     public func card(_ data: JSONValue, context: PresentationContext) -> ResultCard {
         if let passes = data["passes"]?.arrayValue, passes.allSatisfy(Self.isPass) {
             return ResultCard(title: "Mountain passes", parts: passes.map { passCard($0, context: context) })
