@@ -73,18 +73,11 @@ enum CWWP2 {
 
     private static let pacific = TimeZone(identifier: "America/Los_Angeles") ?? .current
 
-    /// A Pacific local date (`2026-09-29`) and time (`20:57:03`) as an instant; nil when
-    /// either is missing or malformed.
+    /// A Pacific local date (`2026-09-29`) and time (`20:57:03`) as an instant (the ISO 8601
+    /// reader, `Timestamp.parse`, in Pacific time); nil when either is missing or malformed.
     static func pacificTime(date: JSONValue?, time: JSONValue?) -> Date? {
         guard let date = text(date), let time = text(time) else { return nil }
-        let day = date.split(separator: "-").compactMap { Int($0) }
-        let clock = time.split(separator: ":").compactMap { Int($0) }
-        guard day.count == 3, (2...3).contains(clock.count), (1...12).contains(day[1]), (1...31).contains(day[2]),
-              (0...23).contains(clock[0]), (0...59).contains(clock[1]), clock.count == 2 || (0...60).contains(clock[2]) else { return nil }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = pacific
-        return calendar.date(from: DateComponents(year: day[0], month: day[1], day: day[2], hour: clock[0], minute: clock[1],
-                                                  second: clock.count == 3 ? clock[2] : 0))
+        return Timestamp.parse("\(date)T\(time)", timeZone: pacific)
     }
 
     /// A Unix epoch written as a string; nil when blank or not a number.

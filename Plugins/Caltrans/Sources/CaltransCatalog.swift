@@ -44,14 +44,16 @@ struct CaliforniaPass: Sendable, Equatable {
 /// The passes this module serves, from `Resources/passes.json`, which
 /// `scripts/make-catalog.py` writes from real chain-control files (SOURCES.md there).
 enum CaltransCatalog {
+    /// `Resources/passes.json`, parsed once; `.null` if it cannot be (CatalogTests rules that out).
+    private static let document = (try? JSONValue.parse(String(decoding: PackageResources.passes_json, as: UTF8.self))) ?? .null
+
     /// Every pass, in catalog order (District 10's, then 3's and 9's).
-    static let all: [CaliforniaPass] = load(String(decoding: PackageResources.passes_json, as: UTF8.self))
+    static let all: [CaliforniaPass] = load(document)
 
     /// Passes left out, by id, and why (Tioga: the Park Service's road).
     static let leftOut: [String: String] = {
-        let catalog = try? JSONValue.parse(String(decoding: PackageResources.passes_json, as: UTF8.self))
         var reasons: [String: String] = [:]
-        for (id, reason) in catalog?["leftOut"]?.objectValue ?? JSONObject() { reasons[id] = reason.stringValue }
+        for (id, reason) in document["leftOut"]?.objectValue ?? JSONObject() { reasons[id] = reason.stringValue }
         return reasons
     }()
 
@@ -61,10 +63,10 @@ enum CaltransCatalog {
     /// The ids, for suggestions.
     static var ids: [String] { all.map(\.id) }
 
-    /// The catalog's passes from its JSON; empty (and every name not found) if it cannot be
-    /// read, which CatalogTests rules out.
-    static func load(_ text: String) -> [CaliforniaPass] {
-        guard let passes = (try? JSONValue.parse(text))?["passes"]?.arrayValue else { return [] }
+    /// The catalog's passes; empty (and every name not found) if it has none, which
+    /// CatalogTests rules out.
+    static func load(_ catalog: JSONValue) -> [CaliforniaPass] {
+        guard let passes = catalog["passes"]?.arrayValue else { return [] }
         return passes.compactMap { pass in
             guard let id = pass["id"]?.stringValue, let name = pass["name"]?.stringValue, let route = pass["route"]?.stringValue,
                   let district = pass["district"]?.intValue, let latitude = pass["latitude"]?.doubleValue,

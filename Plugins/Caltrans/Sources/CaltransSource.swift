@@ -145,7 +145,9 @@ public struct CaltransSource: ConditionsSource {
                         fetchedAt: checkpointFile.madeAt)
     }
 
-    /// A district file's rows, kept while fresh; a fetch in flight is joined.
+    /// A district file's rows, kept while fresh; a fetch in flight is joined. Not
+    /// ConditionsHelpers' `JSONAPI`, which parses the bytes as they come: a CWWP2 file may not
+    /// be UTF-8 and is read lossily (`CWWP2.rows`).
     private func rows(_ file: CWWP2.File, district: Int, context: SourceContext) async throws -> FreshValues<[JSONValue]>.Made {
         let url = CWWP2.url(file, district: district, baseURL: settings.baseURL)
         return try await documents.made(for: url.absoluteString, in: context) {

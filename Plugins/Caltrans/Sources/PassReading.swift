@@ -120,8 +120,8 @@ struct PassReading {
         value.rounded() == value ? String(Int(value)) : String(value)
     }
 
-    /// The pass's status and, when unknown, why.
-    var status: (status: PassStatus, unknownBecause: String?) {
+    /// The pass's status from its `directions` and, when unknown, why.
+    func status(of directions: [Direction]) -> (status: PassStatus, unknownBecause: String?) {
         guard !checkpoints.isEmpty else {
             return (.unknown, "none of the pass's checkpoints is in District \(pass.district)'s chain-control file")
         }
@@ -138,7 +138,7 @@ struct PassReading {
     /// The pass kind's data, keys in the contract's order.
     var json: JSONValue {
         let directions = self.directions
-        let (status, unknownBecause) = self.status
+        let (status, unknownBecause) = status(of: directions)
         var object = JSONObject()
         object["id"] = .string(pass.id)
         object["name"] = .string(pass.title)
