@@ -263,7 +263,8 @@ package final class MCPHandlers: Sendable {
     }
 
     func resolve(_ urns: [String]) async -> CallTool.Result {
-        let records = await resolver().resolve(urns)
+        // A URN several chains answered (`pass:all` of two states) is a result per answer.
+        let records = await resolver().resolve(urns).flatMap(\.answers)
         var content: [Tool.Content] = records.map { .text(text: text(for: $0), annotations: nil, _meta: nil) }
         let results = records.map(\.json)
         content.append(.text(text: JSONValue.array(results).serialized(pretty: true), annotations: nil, _meta: nil))
@@ -363,7 +364,7 @@ package final class MCPHandlers: Sendable {
         }
         let records: [ResultRecord]
         switch await limited({ await self.resolver().resolve(urns) }) {
-        case .success(let resolved): records = resolved
+        case .success(let resolved): records = resolved.flatMap(\.answers)
         case .failure(let refusal): throw MCPError.serverError(code: -32000, message: refusal.message)
         }
         let text = records.isEmpty ? "The configuration has no report list." : records.map(text(for:)).joined(separator: "\n")

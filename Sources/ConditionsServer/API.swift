@@ -172,11 +172,14 @@ struct API: Sendable {
         // Each answer's line is already serialized: NDJSON is their concatenation, and the
         // array the same lines between brackets and commas.
         var buffer = ByteBuffer()
-        buffer.reserveCapacity(answers.reduce(2) { $0 + $1.rendered.line.readableBytes })
+        // A URN several chains answered (`pass:all` of two states) is a result per answer, as
+        // the CLI lists them.
+        let lines = answers.flatMap(\.rendered.answerLines)
+        buffer.reserveCapacity(lines.reduce(2) { $0 + $1.readableBytes })
         let ndjson = request.headers[.accept]?.contains("application/x-ndjson") == true
         if !ndjson { buffer.writeInteger(UInt8(ascii: "[")) }
-        for (index, answer) in answers.enumerated() {
-            var line = answer.rendered.line
+        for (index, line) in lines.enumerated() {
+            var line = line
             if !ndjson {
                 if index > 0 { buffer.writeInteger(UInt8(ascii: ",")) }
                 line.moveWriterIndex(to: line.writerIndex - 1)  // the newline

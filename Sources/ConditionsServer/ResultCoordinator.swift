@@ -158,6 +158,14 @@ package final class ResultCoordinator: Sendable {
             if staleAge != nil { metrics.staleAnswers.increment() }
             if ttl > 0, staleAge == nil, now.timeIntervalSince(fetchedAt) < 1 { metrics.upstreamFetch(source: source) }
         }
+        // Several chains' answers (`pass:all` of two states) are kept while all are fresh:
+        // not at all when one failed or is stale, at most as long as the shortest-lived.
+        for joined in record.joined {
+            guard case .success(_, let source, let fetchedAt, _, nil) = joined.outcome else { keptUntil = now; break }
+            let joinedTTL = joined.ttl ?? runtime.instance(source)?.ttl ?? ttl
+            keptUntil = min(keptUntil, now.addingTimeInterval(max(0, (joinedTTL - now.timeIntervalSince(fetchedAt)).rounded(.down))))
+            if joinedTTL > 0, now.timeIntervalSince(fetchedAt) < 1 { metrics.upstreamFetch(source: source) }
+        }
         let rendered = RenderedResult(record, changeID: changeID)
         if local {
             let nextSecond = Date(timeIntervalSince1970: (now.timeIntervalSince1970 + 1).rounded(.down))
@@ -187,6 +195,9 @@ package final class RenderedResult: Sendable {
     /// Its JSON object on one line, with a final newline: the body of `/v1/urn/{urn}` and a
     /// line of NDJSON.
     let line: ByteBuffer
+    /// `line` alone, or for a URN several chains answered, each answer's own line (without
+    /// `joined`): what a list of results (`/v1/resolve`) holds.
+    let answerLines: [ByteBuffer]
     /// The strong ETag of `line`.
     let etag: String
     /// `fetchedAt` as an HTTP date, for results.
@@ -200,6 +211,7 @@ package final class RenderedResult: Sendable {
         self.changeID = changeID
         let bytes = Array((record.json.serialized() + "\n").utf8)
         line = ByteBuffer(bytes: bytes)
+        answerLines = record.joined.isEmpty ? [line] : record.answers.map { ByteBuffer(string: $0.json.serialized() + "\n") }
         etag = HTTPCaching.etag(bytes)
         if case .success(_, _, let fetchedAt, _, _) = record.outcome {
             lastModified = HTTPCaching.httpDate(fetchedAt)
@@ -210,5 +222,5 @@ package final class RenderedResult: Sendable {
 
     /// What keeping it costs, roughly: the serialized line and the record's values, which take
     /// about as much again.
-    var memoryCost: Int { 2 * line.readableBytes + 256 }
+    var memoryCost: Int { 2 * line.readableBytes + (answerLines.count > 1 ? answerLines.reduce(0) { $0 + $1.readableBytes } : 0) + 256 }
 }

@@ -74,13 +74,57 @@ import Testing
         #expect(setup.server("b").requestCount("/pass/white") == 0)
     }
 
-    @Test func aURNEveryChainAnswersGetsTheFirstChainsAnswer() async throws {
+    /// `pass:all` matches a pattern of literals only: every chain is asked, and each answer is
+    /// a result of its own, in chain order; the host merges no data.
+    @Test func aLiteralURNGetsEveryChainsAnswerInOrder() async throws {
         let setup = try Setup(joined: [["a"], ["b"]])
         defer { setup.stop() }
         // The test module asks `/pass/` for `pass:all` (no arguments).
         setup.answer("a", "", value: "washington")
         setup.answer("b", "", value: "california")
         let record = await setup.resolve("pass:all")
-        #expect(seen(record) == .answer(source: "a", route: "pass:all", value: "washington", stale: false), "\(seen(record))")
+        #expect(record.answers.map(seen) == [.answer(source: "a", route: "pass:all", value: "washington", stale: false),
+                                              .answer(source: "b", route: "pass:all", value: "california", stale: false)])
+        #expect(!record.failed)
+        // One object stands for the URN with the later answers under `joined`; a list has each
+        // answer alone.
+        #expect(record.json["joined"]?.arrayValue?.map { $0["source"]?.stringValue } == ["b"])
+        #expect(record.answers.allSatisfy { $0.json["joined"] == nil })
+        // A named URN still stops at the first chain answering.
+        setup.answer("a", "stevens", value: "washington")
+        #expect(await setup.resolve("pass:stevens").joined.isEmpty)
+        #expect(setup.server("b").requestCount("/pass/stevens") == 0)
+    }
+
+    @Test func aLiteralURNKeepsAChainsFailureAsAnAnswerOfItsOwn() async throws {
+        let setup = try Setup(joined: [["a"], ["b"]])
+        defer { setup.stop() }
+        setup.answer("a", "", value: "washington")
+        setup.answer("b", "", .text("broken", status: 500))
+        let record = await setup.resolve("pass:all")
+        #expect(seen(record) == .answer(source: "a", route: "pass:all", value: "washington", stale: false))
+        guard record.joined.count == 1, case .failure(let kind, let message, _) = record.joined[0].outcome else { Issue.record("\(record)"); return }
+        #expect(kind == .http && message.hasPrefix("b: HTTP 500"), "the failing chain's source named: \(message)")
+        #expect(record.failed, "a chain failing is a failure of the URN (exit status 1), with the other answer shown")
+        // Only a chain saying notFound is left out; when none answers, an upstream failure is the answer.
+        setup.answer("a", "", Self.notFound("all"))
+        let alone = await setup.resolve("pass:all", at: 301)
+        guard case .failure(.http, _, _) = alone.outcome else { Issue.record("\(alone)"); return }
+        #expect(alone.joined.isEmpty)
+    }
+
+    @Test func aLiteralURNsStateIsEveryAnswersState() async throws {
+        let setup = try Setup(joined: [["a"], ["b"]])
+        defer { setup.stop() }
+        setup.answer("a", "", value: "washington")
+        setup.answer("b", "", value: "california")
+        var tracker = WatchTracker(catalog: setup.runtime.catalog)
+        let first = await setup.resolve("pass:all")
+        #expect(tracker.changes(in: [first], at: Date()).count == 1, "the initial state")
+        #expect(tracker.changes(in: [await setup.resolve("pass:all", at: 301)], at: Date()).isEmpty, "both the same: no change")
+        setup.answer("b", "", value: "california closed")
+        let changed = tracker.changes(in: [await setup.resolve("pass:all", at: 602)], at: Date())
+        #expect(changed.count == 1, "the second chain's answer changing is the URN's change")
+        #expect(changed.first.map { $0.before?.status != $0.after.status || $0.before?.detail != $0.after.detail } == true)
     }
 }

@@ -16,12 +16,14 @@ import TestSources
     static let catalog = SourceCatalog([EchoSource.self, CombineSource.self])
 
     /// The server over a config routing `echo:` and the combining schemes, in this process.
-    static func serve(_ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
-        let workspace = try Workspace(config: #"""
-            {"location": {"name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles"},
-             "sources": {"echo": {"module": "Echo"}, "combine": {"module": "Combine"}},
-             "routes": {"echo": "echo", "both": "combine"}, "report": ["echo:loud", "both:loud:clear"], "cache": {"enabled": false}}
-            """#)
+    static let config = #"""
+        {"location": {"name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles"},
+         "sources": {"echo": {"module": "Echo"}, "combine": {"module": "Combine"}},
+         "routes": {"echo": "echo", "both": "combine"}, "report": ["echo:loud", "both:loud:clear"], "cache": {"enabled": false}}
+        """#
+
+    static func serve(config: String = config, _ body: @escaping @Sendable (any TestClientProtocol) async throws -> Void) async throws {
+        let workspace = try Workspace(config: config)
         defer { workspace.remove() }
         var logger = Logger(label: "test")
         logger.logLevel = .warning
@@ -76,6 +78,40 @@ import TestSources
             let document = Self.text(try await client.execute(uri: "/v1/openapi.json", method: .get))
             #expect(!document.contains("$EXAMPLE_"))
             #expect(document.contains(#""echo:loud""#) && document.contains("echo:{text}") && document.contains(#""Echo""#))
+        }
+    }
+
+    /// `echo:all` through `{"join": ["east", "west"]}`: a pattern of literals only, so each
+    /// chain answers (issue 42 item 3). A single object stands for the URN with the later
+    /// answers under `joined`; a list and the dashboard have one result, one card, per answer.
+    @Test func aURNTwoChainsAnswerIsAResultAndACardPerAnswer() async throws {
+        let config = #"""
+            {"location": {"name": "Seattle", "latitude": 47.6097, "longitude": -122.3331, "timeZone": "America/Los_Angeles"},
+             "sources": {"east": {"module": "Echo", "options": {"all": "east"}}, "west": {"module": "Echo", "options": {"all": "west"}}},
+             "routes": {"echo": {"join": ["east", "west"]}}, "cache": {"enabled": false}}
+            """#
+        try await Self.serve(config: config) { client in
+            let single = try JSONValue.parse(Data(buffer: try await client.execute(uri: "/v1/urn/echo:all", method: .get).body))
+            #expect(single["source"]?.stringValue == "east" && single["data"]?["text"]?.stringValue == "east")
+            #expect(single["joined"]?.arrayValue?.map { $0["data"]?["text"]?.stringValue } == ["west"], "\(single)")
+
+            let list = try JSONValue.parse(Data(buffer: try await client.execute(uri: "/v1/resolve?urn=echo:all&urn=echo:loud", method: .get).body))
+            #expect(list.arrayValue?.map { $0["source"]?.stringValue } == ["east", "west", "east"], "\(list)")
+            #expect(list.arrayValue?.allSatisfy { $0["joined"] == nil } == true)
+
+            let page = Self.text(try await client.execute(uri: "/?urn=echo:all", method: .get))
+            #expect(page.contains(#"id="card-echo-all""#) && page.contains(#"id="card-echo-all-2""#), "a card per answer")
+            #expect(page.contains("Echo east") && page.contains("Echo west"))
+            // The script swaps each card for its own answer.
+            let second = Self.text(try await client.execute(uri: "/card?urn=echo:all&id=card-echo-all-2&answer=1", method: .get))
+            #expect(second.contains("Echo west") && !second.contains("Echo east"), "\(second)")
+            let first = Self.text(try await client.execute(uri: "/card?urn=echo:all&id=card-echo-all", method: .get))
+            #expect(first.contains("Echo east") && !first.contains("Echo west"))
+            let bad = try await client.execute(uri: "/card?urn=echo:all&answer=two", method: .get)
+            #expect(bad.status == .badRequest && Self.text(bad).contains("answer: a whole number"), "\(Self.text(bad))")
+            // A named URN is the first chain's answer alone.
+            let named = try JSONValue.parse(Data(buffer: try await client.execute(uri: "/v1/urn/echo:loud", method: .get).body))
+            #expect(named["source"]?.stringValue == "east" && named["joined"] == nil)
         }
     }
 }

@@ -8,7 +8,7 @@ import Testing
 
 /// The Caltrans module through the built binary, against the loopback stand-in for CWWP2 built
 /// on the real District 10 files and the files derived from them: text and JSON, the storm's
-/// levels, names across both states through a joined route, `watch` reporting
+/// levels, names and `pass:all` across both states through a joined route, `watch` reporting
 /// R-0 → R-2 once, and `doctor` naming a district that answers HTTP 500.
 @Suite struct CaltransCLITests {
     /// 08:40 PST on 2025-12-24, ten minutes after the derived storm files were written.
@@ -71,9 +71,23 @@ import Testing
         let run = try await CLI.run(["--no-cache", "--now", Self.stormMorning, "--format", "ndjson", "pass:stevens", "pass:donner", "pass:all"], in: dir)
         #expect(run.status == 0, "\(run.stderr)")
         let records = try Self.records(run)
-        #expect(records.map { $0["source"] as? String } == ["washington", "caltrans", "washington"], "pass:all: the first chain's answer")
+        #expect(records.map { $0["urn"] as? String } == ["pass:stevens", "pass:donner", "pass:all", "pass:all"])
+        #expect(records.map { $0["source"] as? String } == ["washington", "caltrans", "washington", "caltrans"],
+                "pass:all: a result per chain, in the join's order")
         #expect(Self.data(records.first ?? [:])["name"] as? String == "Stevens Pass US 2")
         #expect(Self.data(records.dropFirst().first ?? [:])["name"] as? String == "Donner Summit I-80")
+        let states = records.suffix(2).map { record in (Self.data(record)["passes"] as? [[String: Any]] ?? []).compactMap { $0["name"] as? String } }
+        #expect(states.first?.contains("Stevens Pass US 2") == true && states.first?.contains("Donner Summit I-80") == false, "\(states)")
+        #expect(states.last?.contains("Donner Summit I-80") == true && states.last?.contains("Ebbetts Pass SR 4") == true
+                && states.last?.contains("Stevens Pass US 2") == false, "the host merges no data: \(states)")
+        #expect(records.allSatisfy { $0["joined"] == nil }, "a list holds each answer alone")
+
+        // In text, both states' passes under the one URN, Washington's first.
+        let text = try await CLI.run(["--no-cache", "--now", Self.stormMorning, "pass:all"], in: dir)
+        #expect(text.status == 0, "\(text.stderr)")
+        let stevens = try #require(text.stdoutLines.firstIndex { $0.hasPrefix("Stevens Pass US 2") }, "\(text.stdout)")
+        let ebbetts = try #require(text.stdoutLines.firstIndex { $0.hasPrefix("Ebbetts Pass SR 4") }, "\(text.stdout)")
+        #expect(stevens < ebbetts)
 
         // The join as `sources` and `routes` show it.
         let sources = try await CLI.run(["sources"], in: dir)
@@ -114,6 +128,14 @@ import Testing
         let donner = try await CLI.run(["--no-cache", "pass:donner"], in: dir)
         #expect(donner.status == 1)
         #expect(donner.stderr.contains("500") && donner.stderr.contains("/d3/cc/ccStatusD03.json"), "\(donner.stderr)")
+        // pass:all: Washington's answer stands, California's failure beside it, naming its source.
+        let all = try await CLI.run(["--no-cache", "--format", "ndjson", "pass:all"], in: dir)
+        #expect(all.status == 1, "a failed chain fails the URN")
+        let answers = try Self.records(all)
+        #expect(answers.map { $0["source"] as? String } == ["washington", nil], "\(all.stdout)")
+        let error = answers.last?["error"] as? [String: Any]
+        #expect((error?["message"] as? String)?.hasPrefix("caltrans: ") == true && (error?["message"] as? String)?.contains("District 3") == true,
+                "\(all.stdout)")
         let doctor = try await CLI.run(["doctor"], in: dir)
         #expect(doctor.stdout.contains("District 3"), "\(doctor.stdout)")
         #expect(doctor.stdout.contains("ccStatusD03.json"), "\(doctor.stdout)")

@@ -23,8 +23,13 @@ package struct ReportPrinter {
         renderer = TextRenderer(catalog: catalog, style: style, timeZone: place.timeZone ?? .current, placeName: place.name)
     }
 
-    /// Prints one record; call in the order the records were asked for.
+    /// Prints one record; call in the order the records were asked for. A URN several chains
+    /// answered prints each chain's answer as a result of its own, in order.
     package mutating func print(_ record: ResultRecord) {
+        guard record.joined.isEmpty else {
+            for answer in record.answers { print(answer) }
+            return
+        }
         defer { printed += 1 }
         switch format {
         case .json:

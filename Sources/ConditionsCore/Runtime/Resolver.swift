@@ -132,8 +132,9 @@ package struct Resolver: Sendable {
                 throw ConditionsError(.configuration, "\(text) is combined more than \(Self.maximumDepth) levels deep: \((path + [text]).joined(separator: " → "))")
             }
             let urn = try URN(text)
-            let (_, chain) = try runtime.router.match(urn)
-            return try await resolveJoined(text, urn: urn, chain: chain)
+            let (location, chain) = try runtime.router.match(urn)
+            let named = location.pattern.literalCount == location.pattern.segments.count
+            return try await resolveJoined(text, urn: urn, chain: chain, everyChain: named)
         } catch {
             return failure(text, error)
         }
@@ -144,17 +145,48 @@ package struct Resolver: Sendable {
     /// A chain failing upstream passes the URN on, and its error is the answer when no later
     /// chain answers; any other verdict (`invalidArguments`) is the answer. When every chain
     /// says `notFound`, the answer says each one's words and merges their suggestions.
-    private func resolveJoined(_ text: String, urn: URN, chain: RouteChain) async throws -> ResultRecord {
+    ///
+    /// `everyChain`: the URN matched a pattern of literals only (`pass:all`, not `pass:{name}`),
+    /// something each chain may have a whole answer for, so every chain is asked and each one's
+    /// answer, or failure, is a result of its own in order (`ResultRecord.joined`); only a chain
+    /// saying `notFound` is left out. When none answers, the answer is as above. Since each is
+    /// asked anyway, they are asked at once (scenario 19: both states in the time of the slower).
+    private func resolveJoined(_ text: String, urn: URN, chain: RouteChain, everyChain: Bool) async throws -> ResultRecord {
         guard !chain.joined.isEmpty else { return try await resolve(text, urn: urn, chain: chain) }
+        let members = chain.all
+        var asked: [Result<ResultRecord, any Error>?] = Array(repeating: nil, count: members.count)
+        if everyChain {
+            await withTaskGroup(of: (Int, Result<ResultRecord, any Error>).self) { group in
+                for (index, member) in members.enumerated() {
+                    group.addTask {
+                        let outcome: Result<ResultRecord, any Error>
+                        do { outcome = .success(try await resolve(text, urn: urn, chain: member)) } catch { outcome = .failure(error) }
+                        return (index, outcome)
+                    }
+                }
+                for await (index, outcome) in group { asked[index] = outcome }
+            }
+        }
+        var answers: [ResultRecord] = []
         var notFound: [ConditionsError] = []
         var upstream: (any Error)?
-        for member in chain.all {
+        for (index, member) in members.enumerated() {
             do {
-                return try await resolve(text, urn: urn, chain: member)
+                let record: ResultRecord
+                if let outcome = asked[index] { record = try outcome.get() } else { record = try await resolve(text, urn: urn, chain: member) }
+                guard everyChain else { return record }
+                answers.append(record)
             } catch {
                 let report = ConditionsError.report(error)
                 if report.kind == .notFound {
                     notFound.append(error as? ConditionsError ?? ConditionsError(.notFound, report.message))
+                } else if everyChain {
+                    // Said beside another chain's answer, it names its source (a longer
+                    // chain's failure names each of its instances already).
+                    let named = member.links.count == 1 ? ConditionsError(report.kind, "\(member.first.id): \(report.message)",
+                                                                          suggestions: (error as? ConditionsError)?.suggestions ?? []) : error
+                    answers.append(failure(text, named))
+                    if upstream == nil, report.kind.fallsBack { upstream = error }
                 } else if report.kind.fallsBack {
                     if upstream == nil { upstream = error }
                 } else {
@@ -162,7 +194,13 @@ package struct Resolver: Sendable {
                 }
             }
         }
+        if answers.contains(where: { !$0.failed }) {
+            var first = answers[0]
+            first.joined = Array(answers.dropFirst())
+            return first
+        }
         if let upstream { throw upstream }
+        if let verdict = answers.first { return verdict }
         var suggestions: [String] = []
         for error in notFound { for suggestion in error.suggestions where !suggestions.contains(suggestion) { suggestions.append(suggestion) } }
         var messages: [String] = []
@@ -371,6 +409,8 @@ package struct Resolver: Sendable {
 struct NestedURNs: URNResolving {
     let resolver: Resolver
 
+    /// One answer per URN, in the order asked, as the contract promises: for a URN several
+    /// chains answered (`ResultRecord.joined`), the first chain's (docs/configuration.md).
     func resolve(_ urns: [String]) async -> [ResolvedURN] {
         await resolver.resolve(urns).map(\.resolved)
     }

@@ -24,12 +24,31 @@ package struct ResultRecord: Sendable {
     package var ttl: Double? = nil
     /// The URNs a combined result was made from, as its source named them.
     package var inputs: [SourceResult.Input] = []
+    /// The later chains' answers when a joined route asks every chain (`pass:all`: Washington's
+    /// passes, then California's), in order; this record is the first chain's. The host
+    /// merges no data: lists print each answer as a result of its own (`answers`), and a
+    /// single object carries them under `joined` (`json`). Empty for every other URN.
+    package var joined: [ResultRecord] = []
 
-    /// Whether the URN failed (exit status 1).
-    package var failed: Bool { if case .failure = outcome { true } else { false } }
+    /// This record's answers in order: itself alone, or, for a URN several chains answered,
+    /// the first chain's and each joined one's, each a record of its own.
+    package var answers: [ResultRecord] {
+        guard !joined.isEmpty else { return [self] }
+        var first = self
+        first.joined = []
+        return [first] + joined
+    }
+
+    /// Whether the URN failed (exit status 1): it, or any chain's answer joined to it.
+    package var failed: Bool {
+        if case .failure = outcome { return true }
+        return joined.contains(where: \.failed)
+    }
 
     /// The result object of the output contract:
-    /// `{"urn", "route", "source", "fetchedAt", "data"}` or `{"urn", "error": {"kind", "message"}}`.
+    /// `{"urn", "route", "source", "fetchedAt", "data"}` or `{"urn", "error": {"kind", "message"}}`,
+    /// and `"joined": [result objects]` for a URN several chains answered, where one object
+    /// stands for the URN (`/v1/urn/{urn}`, an event, a stored change).
     package var json: JSONValue {
         var object = JSONObject()
         object["urn"] = .string(urn)
@@ -49,6 +68,7 @@ package struct ResultRecord: Sendable {
             if !suggestions.isEmpty { error["suggestions"] = .array(suggestions.map(JSONValue.string)) }
             object["error"] = .object(error)
         }
+        if !joined.isEmpty { object["joined"] = .array(joined.map(\.json)) }
         return .object(object)
     }
 }

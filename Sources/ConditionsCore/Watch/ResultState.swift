@@ -11,7 +11,15 @@ package struct ResultState: Equatable, Sendable {
 
     /// The state of `record`: its presentation's change key (its kind's in `catalog`), or
     /// `error: <kind>` for a failure.
+    /// A URN several chains answered (`ResultRecord.joined`) is one state: each answer's
+    /// status in order, joined by ` + `, and each one's detail, so either changing is a change.
     package init(_ record: ResultRecord, catalog: SourceCatalog) {
+        guard record.joined.isEmpty else {
+            let states = record.answers.map { ResultState($0, catalog: catalog) }
+            status = states.map(\.status).joined(separator: " + ")
+            detail = states.map(\.detail).joined(separator: "\n")
+            return
+        }
         switch record.outcome {
         case .failure(let kind, _, _):
             status = "error: \(kind.rawValue)"

@@ -155,7 +155,9 @@ final class Dashboard: Sendable {
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
     }
 
-    /// `GET /card?urn=…[&id=…]`: one card's HTML, as on the page, for the script to swap in.
+    /// `GET /card?urn=…[&id=…][&answer=N]`: one card's HTML, as on the page, for the script to
+    /// swap in; `answer` picks which chain's answer of a URN several chains answered (`pass:all`
+    /// of two states), counted from 0 in the order the page shows them.
     func card(_ request: Request) async -> Response {
         guard case .success(let resources) = resources else { return unavailable() }
         let query = request.uri.queryParameters
@@ -173,12 +175,21 @@ final class Dashboard: Sendable {
             var used: [String: Int] = [:]
             id = Self.cardID(for: urn, used: &used)
         }
+        var index = 0
+        if let given = query["answer"] {
+            guard let number = Int(given), (0..<ServerSettings.maximumURNs).contains(number) else {
+                return API.errorResponse(status: .badRequest, kind: .invalidRequest, message: "answer: a whole number from 0 to \(ServerSettings.maximumURNs - 1)")
+            }
+            index = number
+        }
         let answer = await server.coordinator.resolve(urn)
-        let built = build([answer.record])[0]
+        // A URN asked twice on one page counts its answers twice over: index modulo their number.
+        let answers = answer.record.answers
+        let built = build([answers[index % answers.count]])[0]
         var markers: [CardView.Marker] = []
         let now = Date()
         var context = CardView.context(built, id: id, now: now, markers: &markers)
-        if let strip = await historyStrips([answer.record], now: now)[urn] { context["history"] = strip(id) }
+        if let strip = await historyStrips([built.record], now: now)[urn] { context["history"] = strip(id) }
         let html = resources.templates.render(context, withTemplate: "card") ?? ""
         var response = respond(html, request: request)
         // The script asks after a change event: a cached copy would be the old card.
@@ -236,7 +247,8 @@ final class Dashboard: Sendable {
 
     private func build(_ records: [ResultRecord]) -> [CardView.Built] {
         let place = server.runtime.configuration.place
-        return renderer.withLock { renderer in records.map { CardView.build($0, renderer: renderer, place: place) } }
+        // A URN several chains answered (`pass:all` of two states) is a card per answer.
+        return renderer.withLock { renderer in records.flatMap(\.answers).map { CardView.build($0, renderer: renderer, place: place) } }
     }
 
     /// An HTML answer with validators and the page's security headers.

@@ -6,25 +6,28 @@ import Foundation
 /// the config's location on a map of its own (`TestlandMap`), so tests of the host, the server
 /// and MCP need no real plugin. Options: `failing`, texts it fails upstream; `outageFile`, a
 /// file (relative to the config) whose existence fails every text upstream, for a test that
-/// takes the upstream down between two resolutions of one config.
+/// takes the upstream down between two resolutions of one config; `all`, what `echo:all` (a
+/// pattern of literals only, as `pass:all` is) answers, "all" by default, for joined routes.
 public struct EchoSource: ConditionsSource {
     public static let moduleName = "Echo"
     public static let summary = "Echoes its argument (tests only)"
     public static let presentations: [any ResultPresentation] = [EchoPresentation()]
-    public let routes: [RoutePattern] = ["echo:{text}"]
+    public let routes: [RoutePattern] = ["echo:{text}", "echo:all"]
     public static let exampleURNs = ["echo:hello"]
     let failing: Set<String>
     let outageFile: URL?
+    let all: String
 
     public init(configuration: SourceConfiguration) throws {
         var options = configuration.options
         failing = Set(try options.strings("failing") ?? [])
         outageFile = try options.string("outageFile").map { configuration.configDirectory.appendingPathComponent($0) }
+        all = try options.string("all") ?? "all"
         try options.finish()
     }
 
     public func resolve(_ location: Location, context: SourceContext) async throws -> SourceResult {
-        let text = try location.argument("text")
+        let text = location.arguments.isEmpty ? all : try location.argument("text")
         if failing.contains(text) || outageFile.map({ FileManager.default.fileExists(atPath: $0.path) }) == true {
             throw ConditionsError(.upstream, "echo is down for \(text)")
         }

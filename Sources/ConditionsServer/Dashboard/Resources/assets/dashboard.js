@@ -50,8 +50,9 @@
 
   const refresh = async (urn) => {
     const targets = cards().filter((card) => card.dataset.urn === urn);
-    for (const old of targets) {
-      const response = await fetch(`/card?urn=${encodeURIComponent(urn)}&id=${encodeURIComponent(old.id)}`, { cache: "no-store" });
+    // A URN several sources answer (pass:all of two states) has a card per answer, in order.
+    for (const [answer, old] of targets.entries()) {
+      const response = await fetch(`/card?urn=${encodeURIComponent(urn)}&id=${encodeURIComponent(old.id)}&answer=${answer}`, { cache: "no-store" });
       if (!response.ok) continue;
       const template = document.createElement("template");
       template.innerHTML = await response.text();
