@@ -106,11 +106,17 @@ import Testing
         guard record.joined.count == 1, case .failure(let kind, let message, _) = record.joined[0].outcome else { Issue.record("\(record)"); return }
         #expect(kind == .http && message.hasPrefix("b: HTTP 500"), "the failing chain's source named: \(message)")
         #expect(record.failed, "a chain failing is a failure of the URN (exit status 1), with the other answer shown")
-        // Only a chain saying notFound is left out; when none answers, an upstream failure is the answer.
+        // Only a chain saying notFound is left out: the other's failure is the answer alone.
         setup.answer("a", "", Self.notFound("all"))
         let alone = await setup.resolve("pass:all", at: 301)
-        guard case .failure(.http, _, _) = alone.outcome else { Issue.record("\(alone)"); return }
-        #expect(alone.joined.isEmpty)
+        guard case .failure(.http, let alsoMessage, _) = alone.outcome else { Issue.record("\(alone)"); return }
+        #expect(alone.joined.isEmpty && alsoMessage.hasPrefix("b: "))
+        // Every chain failing: each one's answer, in order: a's cached result, stale, and b's failure.
+        setup.answer("a", "", .text("down", status: 500))
+        let both = await setup.resolve("pass:all", at: 602)
+        #expect(seen(both) == .answer(source: "a", route: "pass:all", value: "washington", stale: true), "\(both)")
+        guard both.joined.count == 1, case .failure(.http, let bMessage, _) = both.joined[0].outcome else { Issue.record("\(both)"); return }
+        #expect(bMessage.hasPrefix("b: "))
     }
 
     @Test func aLiteralURNsStateIsEveryAnswersState() async throws {

@@ -29,7 +29,11 @@ import Testing
         let run = try await CLI.run(["--config", shipped, "--no-cache", "--format", "ndjson", "pass:snoqualmie", "pass:all", "moon:now"], environment: environment)
         #expect(run.status == 1)
         let objects = try run.stdoutLines.map(Upstream.json)
-        try #require(objects.count == 3, "\(run.stderr)")
+        // pass:all is joined with Caltrans (the shipped route): its failure, naming its source, follows WSDOT's.
+        try #require(objects.count == 4, "\(run.stderr)")
+        #expect(objects.map { $0["urn"] as? String } == ["pass:snoqualmie", "pass:all", "pass:all", "moon:now"])
+        let california = (objects[2]["error"] as? [String: Any])?["message"] as? String
+        #expect(california?.hasPrefix("caltrans: ") == true && california?.contains("cwwp2.dot.ca.gov") == true, "\(california ?? "")")
         for index in 0..<2 {
             let error = try #require(objects[index]["error"] as? [String: Any])
             let message = try #require(error["message"] as? String)
@@ -41,7 +45,7 @@ import Testing
             #expect(message.contains("access code"))
             #expect(!message.contains("\n"))
         }
-        #expect((objects[2]["data"] as? [String: Any])?["phase"] != nil)
+        #expect((objects[3]["data"] as? [String: Any])?["phase"] != nil)
         // Text output: one stderr line per failed URN, after one warning per fallback.
         let text = try await CLI.run(["--config", shipped, "--no-cache", "pass:stevens", "moon:now"], environment: environment)
         let lines = text.stderr.split(separator: "\n").filter { $0.contains("pass:stevens") }

@@ -149,7 +149,7 @@ package struct Resolver: Sendable {
     /// `everyChain`: the URN matched a pattern of literals only (`pass:all`, not `pass:{name}`),
     /// something each chain may have a whole answer for, so every chain is asked and each one's
     /// answer, or failure, is a result of its own in order (`ResultRecord.joined`); only a chain
-    /// saying `notFound` is left out. When none answers, the answer is as above. Since each is
+    /// saying `notFound` is left out. When every chain says `notFound`, the answer is as above. Since each is
     /// asked anyway, they are asked at once (scenario 19: both states in the time of the slower).
     private func resolveJoined(_ text: String, urn: URN, chain: RouteChain, everyChain: Bool) async throws -> ResultRecord {
         guard !chain.joined.isEmpty else { return try await resolve(text, urn: urn, chain: chain) }
@@ -186,7 +186,6 @@ package struct Resolver: Sendable {
                     let named = member.links.count == 1 ? ConditionsError(report.kind, "\(member.first.id): \(report.message)",
                                                                           suggestions: (error as? ConditionsError)?.suggestions ?? []) : error
                     answers.append(failure(text, named))
-                    if upstream == nil, report.kind.fallsBack { upstream = error }
                 } else if report.kind.fallsBack {
                     if upstream == nil { upstream = error }
                 } else {
@@ -194,13 +193,13 @@ package struct Resolver: Sendable {
                 }
             }
         }
-        if answers.contains(where: { !$0.failed }) {
+        // Every chain asked: each one's answer or failure, however many failed.
+        if !answers.isEmpty {
             var first = answers[0]
             first.joined = Array(answers.dropFirst())
             return first
         }
         if let upstream { throw upstream }
-        if let verdict = answers.first { return verdict }
         var suggestions: [String] = []
         for error in notFound { for suggestion in error.suggestions where !suggestions.contains(suggestion) { suggestions.append(suggestion) } }
         var messages: [String] = []
