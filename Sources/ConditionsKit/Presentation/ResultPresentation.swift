@@ -73,6 +73,10 @@ public protocol ResultPresentation: Sendable {
     /// from the history store: right for a status that changes at any hour (a road's), not
     /// for one that changes on a timetable (the moon's phase). Default: false.
     var showsHistory: Bool { get }
+    /// What is worth telling a person of the change from `previous` to `current` (both this
+    /// kind's data), or nil when it is not news. Default: a notice of priority 3 whenever the
+    /// change key changes (`Notice`).
+    func notice(from previous: JSONValue, to current: JSONValue, context: PresentationContext) -> Notice?
 }
 
 extension ResultPresentation {
