@@ -74,6 +74,18 @@ final class Transfer {
         case "HEAD": setLong(CURLOPT_NOBODY, 1)
         default: setString(CURLOPT_CUSTOMREQUEST, request.method)
         }
+        if let body = request.body {
+            // The size first, so COPYPOSTFIELDS copies exactly that many bytes (a body may hold
+            // NULs); libcurl keeps its own copy, freed with the handle.
+            check(conditions_curl_easy_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)))
+            if body.isEmpty {
+                setString(CURLOPT_COPYPOSTFIELDS, "")
+            } else {
+                body.withUnsafeBytes { bytes in
+                    if let base = bytes.baseAddress { check(conditions_curl_easy_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: base))) }
+                }
+            }
+        }
 
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) {
             // "Name;" is curl's spelling for a header sent with an empty value.

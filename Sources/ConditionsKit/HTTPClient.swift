@@ -32,13 +32,16 @@ public struct HTTPRequest: Sendable {
     public var headers: [String: String]
     /// When the host repeats the request if the upstream briefly cannot answer (GET only).
     public var retry: HTTPRetry
+    /// What a `POST` or `PUT` sends; nil: nothing.
+    public var body: Data?
 
     /// A request for `url`, repeated as `retry` says.
-    public init(method: String = "GET", url: URL, headers: [String: String] = [:], retry: HTTPRetry = .standard) {
+    public init(method: String = "GET", url: URL, headers: [String: String] = [:], retry: HTTPRetry = .standard, body: Data? = nil) {
         self.method = method
         self.url = url
         self.headers = headers
         self.retry = retry
+        self.body = body
     }
 }
 

@@ -16,7 +16,7 @@ import Testing
 
     /// A started stand-in and a config: `pass` joins Washington's recordings (the Fixtures
     /// module) and Caltrans, as the shipped config joins WSDOT's chain and Caltrans.
-    static func setUp(ttl: String = "5m") throws -> (CaltransStandIn, URL) {
+    static func setUp(ttl: String = "5m", extra: String = "") throws -> (CaltransStandIn, URL) {
         let standIn = try CaltransStandIn()
         try standIn.start()
         // Washington's recordings only (the shipped folder holds California's offline ones too).
@@ -30,7 +30,7 @@ import Testing
         let dir = try Upstream.config(
             sources: #""caltrans": {"module": "Caltrans", "ttl": "\#(ttl)", "options": {"baseURL": "\#(standIn.baseURL.absoluteString)"}}, "#
                 + #""washington": {"module": "Fixtures", "options": {"directory": "\#(fixtures)"}}"#,
-            routes: #""pass": {"join": ["washington", "caltrans"]}"#)
+            routes: #""pass": {"join": ["washington", "caltrans"]}"#, extra: extra)
         return (standIn, dir)
     }
 
@@ -117,6 +117,34 @@ import Testing
         #expect(events.map { "\($0["event"] ?? "")" } == ["initial", "change"], "\(run.stdout)")
         #expect(events.last?["before"] as? String == "open")
         #expect(events.last?["after"] as? String == "restricted")
+    }
+
+    /// `watch --notify`: Ebbetts going from R-0 to R-2 is one notice of priority 4 on an ntfy
+    /// stand-in, with its title, the text, the page and the URN's sequence id; a 429 with
+    /// Retry-After first delays it but does not lose it; the same state again sends nothing.
+    @Test func watchNotifiesR0ToR2OnceThroughNtfy() async throws {
+        let ntfy = NtfyStandIn(authorization: "Bearer tk_e2etoken")
+        try ntfy.start()
+        defer { ntfy.stop() }
+        let notify = #", "notify": {"targets": {"phone": {"ntfy": "\#(ntfy.topicURL("passes").absoluteString)", "token": "${NTFY_TOKEN}"}}}"#
+        let (standIn, dir) = try Self.setUp(ttl: "1s", extra: notify)
+        defer { standIn.stop(); try? FileManager.default.removeItem(at: dir) }
+        try standIn.queue(["real/caltrans_cc_d10_20260930.json", "derived/caltrans_cc_d10_storm.json"], district: 10, .chainControls)
+        try standIn.serve("derived/caltrans_cc_d10_storm.json", district: 10, .chainControls)
+        ntfy.fail(.tooManyRequests(retryAfter: 1))
+        let run = try await CLI.run(["watch", "--no-cache", "--every", "1s", "--count", "3", "--notify", "phone", "pass:ebbetts"], in: dir,
+                                    environment: ["NTFY_TOKEN": "tk_e2etoken", "XDG_STATE_HOME": dir.appendingPathComponent("state").path])
+        #expect(run.status == 0, "\(run.stderr)")
+        let messages = ntfy.messages
+        try #require(messages.count == 1, "one notice for one change: \(messages) \(run.stderr)")
+        let message = messages[0]
+        #expect(message.topic == "passes" && message.priority == 4)
+        #expect(message.title == "Ebbetts Pass SR 4: R-0 → R-2", "\(message)")
+        #expect(message.message.hasPrefix("Ebbetts Pass SR 4  RESTRICTED"), "the plain text: \(message.message)")
+        #expect(message.click == "https://roads.dot.ca.gov/roadscell.php?roadnumber=4")
+        #expect(message.sequenceID?.hasPrefix("c-") == true && message.sequenceID?.count == 34)
+        #expect(ntfy.attempts == 2, "the 429 first, then the notice")
+        #expect(run.stderr.contains("HTTP 429") && !run.stderr.contains("tk_e2etoken"), "the retry is logged, the token never: \(run.stderr)")
     }
 
     @Test func doctorNamesADistrictThatAnswers500() async throws {

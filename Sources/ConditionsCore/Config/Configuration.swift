@@ -166,10 +166,12 @@ package struct Configuration {
     package var dashboard = DashboardSettings()
     /// The `history` settings.
     package var history = HistorySettings()
+    /// The `notify` settings: targets, rules, quiet hours.
+    package var notify = NotifySettings()
 
     var directory: URL { file.deletingLastPathComponent() }
 
-    static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard", "history"]
+    static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard", "history", "notify"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than
     /// stopping at the first: each section has its reader, which records its problems under
@@ -190,11 +192,12 @@ package struct Configuration {
         let serve = readServe(root["serve"], directory: directory, problems: &problems)
         let dashboard = readDashboard(root["dashboard"], directory: directory, problems: &problems)
         let history = readHistory(root["history"], directory: directory, problems: &problems)
+        let notify = readNotify(root["notify"], directory: directory, problems: &problems)
 
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.name): \($0)" }) }
         return Configuration(file: file.url, isBuiltIn: file.isBuiltIn, profile: requested, place: place, places: places, instances: instances,
                              routes: routes.sorted { $0.scheme < $1.scheme }, report: report, http: defaults, cache: cache, serve: serve,
-                             dashboard: dashboard, history: history)
+                             dashboard: dashboard, history: history, notify: notify)
     }
 
     /// `root` with the `requested` profile's overlay merged in (profiles are named overlays,

@@ -44,6 +44,27 @@ enum HistorySchema {
             END
             """,
         ],
+        // 2: the outbox of notices (docs/notifications.md): a row per notice and target, stored
+        // before it is sent, marked sent when the target answers 2xx, claimed by one sender at
+        // a time (another process's claim runs out after `claimed_until`).
+        [
+            """
+            CREATE TABLE notices (
+                id TEXT PRIMARY KEY,           -- <change>-<target>: the webhook-id, the same on every attempt
+                urn TEXT NOT NULL,
+                target TEXT NOT NULL,
+                delivery TEXT NOT NULL,        -- the notice and the change, JSON (NoticeDelivery.json)
+                since INTEGER NOT NULL,        -- milliseconds: when it could first be sent (maxAge counts from here)
+                not_before INTEGER NOT NULL,   -- milliseconds: the next attempt, not earlier
+                attempts INTEGER NOT NULL DEFAULT 0,
+                sent INTEGER,                  -- milliseconds: when the target answered 2xx; NULL while pending
+                claimed_by TEXT,
+                claimed_until INTEGER
+            )
+            """,
+            "CREATE INDEX notices_pending ON notices (sent, not_before)",
+            "CREATE INDEX notices_by_target ON notices (urn, target, sent)",
+        ],
     ]
 
     /// What an `INSERT INTO observations` returns for each row: its URN, instant and key, and

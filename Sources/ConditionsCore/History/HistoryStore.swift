@@ -348,11 +348,11 @@ package final class HistoryStore: HistoryStoring {
 
     // MARK: Statements
 
-    private func run(_ sql: String, _ binds: [SQLiteData]) async throws(HistoryError) {
+    func run(_ sql: String, _ binds: [SQLiteData]) async throws(HistoryError) {
         do { try await connection.query(sql, binds) { _ in } } catch { throw HistoryError(error, file: file) }
     }
 
-    private func rows(_ sql: String, _ binds: [SQLiteData]) async throws(HistoryError) -> [SQLiteRow] {
+    func rows(_ sql: String, _ binds: [SQLiteData]) async throws(HistoryError) -> [SQLiteRow] {
         do { return try await connection.query(sql, binds) } catch { throw HistoryError(error, file: file) }
     }
 

@@ -45,6 +45,8 @@ package struct Runtime: Sendable {
         package var dashboard = Configuration.DashboardSettings()
         /// The `history` settings.
         package var history = Configuration.HistorySettings()
+        /// The `notify` settings, `${ENV}` unexpanded.
+        package var notify = NotifySettings()
 
         /// The schemes routed to instance `id`, each once, in scheme order.
         package func schemes(of id: String) -> [String] {
@@ -132,7 +134,7 @@ package struct Runtime: Sendable {
             file: configuration.file, isBuiltIn: configuration.isBuiltIn, profile: configuration.profile, place: configuration.place,
             places: configuration.places, routes: configuration.routes,
             report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard,
-            history: configuration.history)
+            history: configuration.history, notify: configuration.notify)
     }
 
     /// A runtime over instances made elsewhere (tests' own sources), routed by `routes`.

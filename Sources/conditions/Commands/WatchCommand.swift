@@ -29,7 +29,13 @@ struct WatchCommand: AsyncParsableCommand {
             ("conditions watch \(HelpExamples.urn(2)) --every 10m --format ndjson >> changes.log", nil),
             ("conditions watch \(HelpExamples.urn(2)) --every 5m --exec notify-send --exec Changed", nil),
             ("conditions watch \(HelpExamples.urn(0)) --every 1h --exec '[\"/usr/local/bin/post-to-chat\", \"--channel\", \"conditions\"]'", nil),
+            ("conditions watch \(HelpExamples.urn(2)) --every 5m --notify phone", nil),
         ]))
+
+        --notify sends what each change is worth telling (a pass closing: urgent; chains \
+        required: high) to a target of the config's "notify" section: a phone through ntfy, a \
+        signed webhook, any Apprise service. A notice is stored before it is sent and sent \
+        again after a restart until the target answers 2xx (docs/notifications.md).
 
         Every poll's results are recorded in the history store (see 'conditions history \
         --help'), each change committed before it is printed or its hook runs; \
@@ -57,6 +63,9 @@ struct WatchCommand: AsyncParsableCommand {
 
     @Option(name: .long, help: ArgumentHelp("Stop after this many polls (default: until interrupted).", valueName: "n"))
     var count: Int?
+
+    @Option(name: .long, help: ArgumentHelp("Send each change's notice to this target of the config's notify.targets (ntfy, webhook, apprise); repeat for more.", valueName: "target"))
+    var notify: [String] = []
 
     @Argument(help: ArgumentHelp("URNs to watch (default: the config's report list); \"-\" reads them from stdin.", valueName: "urn"))
     var urns: [String] = []
@@ -89,6 +98,8 @@ struct WatchCommand: AsyncParsableCommand {
                                     placeName: runtime.configuration.place.name)
         let recorder = try history.recorder(runtime: runtime, environment: global.environment, logger: logger)
         var tracker = WatchTracker(catalog: runtime.catalog)
+        let notices = try await WatchNotices.start(notify, runtime: runtime, watched: watched, recorder: recorder,
+                                                    environment: global.environment, logger: logger)
         var poll = 0
         while true {
             poll += 1
@@ -98,7 +109,8 @@ struct WatchCommand: AsyncParsableCommand {
             let records = await resolver.resolve(watched)
             // Committed before anything is printed or run: a change already shown is never
             // lost, even to SIGKILL.
-            await recorder?.record(records, at: now)
+            let changeIDs = await recorder?.record(records, at: now)
+            await notices?.poll(records, changeIDs: changeIDs, at: now)
             for change in tracker.changes(in: records, at: now) {
                 let event = change.event
                 switch format {
@@ -114,6 +126,7 @@ struct WatchCommand: AsyncParsableCommand {
                 }
             }
             if let count, poll >= count {
+                await notices?.finish()
                 await recorder?.close()
                 return
             }
