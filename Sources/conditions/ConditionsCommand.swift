@@ -32,7 +32,7 @@ struct ConditionsCommand: AsyncParsableCommand {
         stdout closed; a closed pipe ends the run by SIGPIPE unless SIGPIPE is ignored).
         """,
         version: Version.current,
-        subcommands: [ReportCommand.self, WatchCommand.self, HistoryCommand.self, ServeCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, DoctorCommand.self, ConfigCommand.self, CompletionCommand.self, MCPCommand.self],
+        subcommands: [ReportCommand.self, WatchCommand.self, HistoryCommand.self, ServeCommand.self, RoutesCommand.self, SourcesCommand.self, CheckCommand.self, DoctorCommand.self, NotifyCommand.self, ConfigCommand.self, CompletionCommand.self, MCPCommand.self],
         defaultSubcommand: ReportCommand.self)
 }
 

@@ -58,6 +58,16 @@ extension HistoryStore: NoticeOutbox {
         return rows.first?.column("due")?.integer.map { Self.date(SQLiteInt64($0)) }
     }
 
+    package func release(claimants: [String]) async throws {
+        for claimant in claimants {
+            try await run("UPDATE notices SET claimed_by = NULL, claimed_until = NULL WHERE claimed_by = ? AND sent IS NULL", [.text(claimant)])
+        }
+    }
+
+    package func claimants() async throws -> [String] {
+        try await rows("SELECT DISTINCT claimed_by FROM notices WHERE sent IS NULL AND claimed_by IS NOT NULL", []).compactMap { $0.column("claimed_by")?.string }
+    }
+
     /// Every notice the file holds, sent or not, oldest first: for tests and `doctor`.
     package func notices() async throws -> [(delivery: NoticeDelivery, sent: Date?)] {
         let rows = try await self.rows("SELECT delivery, attempts, not_before, sent FROM notices ORDER BY since, id", [])

@@ -23,6 +23,11 @@ package protocol NoticeOutbox: Sendable {
     func nextDue() async throws -> Date?
     /// Whether the outbox outlives the process.
     var isDurable: Bool { get }
+    /// Releases the claims of `claimants` (senders that died mid-send), so their notices are
+    /// sent again now rather than when the claims run out.
+    func release(claimants: [String]) async throws
+    /// Every claimant holding a pending notice.
+    func claimants() async throws -> [String]
 }
 
 /// An outbox in memory: for `--no-history` (a restart loses what was pending).
@@ -90,5 +95,23 @@ package final class MemoryOutbox: NoticeOutbox {
 
     package func nextDue() async throws -> Date? {
         rows.withLock { rows in rows.values.filter { !$0.sent }.map { max($0.delivery.notBefore, $0.claimedUntil ?? .distantPast) }.min() }
+    }
+
+    /// Nothing outlives this process's memory.
+    package func release(claimants: [String]) async throws {}
+    package func claimants() async throws -> [String] { [] }
+}
+
+/// Who claims notices: `host/pid/nonce`, so a sender on the same host can tell a claim of a
+/// process that no longer runs (killed mid-send) and release it at start.
+package enum NoticeClaimant {
+    /// This process's claimant name.
+    package static let current = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
+
+    /// Whether `claimant` names a process of this host that is gone.
+    package static func isDeadHere(_ claimant: String) -> Bool {
+        let parts = claimant.split(separator: "/")
+        guard parts.count == 3, parts[0] == ProcessInfo.processInfo.hostName, let pid = Int32(parts[1]), claimant != current else { return false }
+        return kill(pid, 0) != 0 && errno == ESRCH
     }
 }

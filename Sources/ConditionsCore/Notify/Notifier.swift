@@ -29,10 +29,11 @@ package actor Notifier {
     let clock: @Sendable () -> Date
     /// Targets every change goes to whatever the rules say (`watch --notify NAME`).
     let always: [String]
-    private let claimant = "\(ProcessInfo.processInfo.hostName)/\(ProcessInfo.processInfo.processIdentifier)/\(UUID().uuidString.prefix(8))"
+    private let claimant = NoticeClaimant.current
     private let wake: AsyncStream<Void>.Continuation
     private let wakes: AsyncStream<Void>
-    private var inFlight: Set<String> = []
+    /// Set by `stop()`: `run()` returns once what it is sending is done.
+    private var stopping = false
     private let tallies = Mutex<[String: Counts]>([:])
 
     /// Longest wait between two attempts of one notice.
@@ -103,8 +104,10 @@ package actor Notifier {
     /// Sends what is due until the task is cancelled, waking when a notice is stored or the
     /// next one falls due.
     package func run() async {
-        while !Task.isCancelled {
+        await releaseDeadClaims()
+        while !Task.isCancelled, !stopping {
             await sendDue()
+            if stopping { return }
             let next = (try? await outbox.nextDue()) ?? nil
             let wait = next.map { max(0.05, min(60, $0.timeIntervalSince(clock()))) } ?? 60
             await withTaskGroup(of: Void.self) { group in
@@ -116,9 +119,28 @@ package actor Notifier {
         }
     }
 
+    /// Notices a process of this host claimed and did not live to mark (SIGKILL mid-send) are
+    /// sent again now, with the same ids, rather than when their claims run out.
+    func releaseDeadClaims() async {
+        guard let dead = try? await outbox.claimants().filter(NoticeClaimant.isDeadHere), !dead.isEmpty else { return }
+        do {
+            try await outbox.release(claimants: dead)
+            logger.info("notify: sending again what \(dead.count == 1 ? "a process" : "\(dead.count) processes") that ended mid-send had claimed")
+        } catch {
+            logger.error("notify: the outbox cannot be written: \(error)")
+        }
+    }
+
+    /// Makes `run()` return once the deliveries it is sending are done (none is cut off).
+    package func stop() {
+        stopping = true
+        wake.yield()
+    }
+
     /// Sends what is due now, and again while deliveries keep coming due, until none is due or
     /// `deadline` passes: `watch`'s last poll before it exits. What is left stays in the outbox.
     package func flush(until deadline: Date) async {
+        await releaseDeadClaims()
         while clock() < deadline {
             await sendDue()
             guard let next = (try? await outbox.nextDue()) ?? nil, next <= deadline else { return }

@@ -56,9 +56,15 @@ final class WatchNotices {
         }
     }
 
-    /// Before `watch --count` exits: what is due is sent (at most 20 s); the rest stays in the outbox.
+    /// Before `watch --count` exits: what is being sent is finished and what is due is sent,
+    /// within 20 s; the rest stays in the outbox (sent by the next watch or serve).
     func finish() async {
-        await notifier.flush(until: Date().addingTimeInterval(20))
-        sending.cancel()
+        let deadline = Date().addingTimeInterval(20)
+        await notifier.stop()
+        let sending = sending
+        let cutoff = Task { try? await Task.sleep(for: .seconds(20)); sending.cancel() }
+        await sending.value
+        cutoff.cancel()
+        await notifier.flush(until: deadline)
     }
 }
