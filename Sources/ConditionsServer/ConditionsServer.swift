@@ -31,6 +31,8 @@ package struct ConditionsServer: Sendable {
     package let exampleURNs: [String]
     /// What replicas share through PostgreSQL (`"history": {"url"}`); nil for a server alone.
     let fleet: FleetDatabase?
+    /// Sends the notify rules' notices; nil when the config has no rules.
+    package var notifier: Notifier?
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
     /// recording in `history`; with `fleet`, the database replicas share, asked for an upstream
@@ -65,7 +67,8 @@ package struct ConditionsServer: Sendable {
         // The fleet's connections last longest, so the last changes recorded still reach it.
         let fleetService: [ServiceGroupConfiguration.ServiceConfiguration] = fleet.map { [.init(service: FleetService(fleet: $0))] } ?? []
         let group = ServiceGroup(configuration: .init(
-            services: fleetService + [.init(service: app), .init(service: events)],
+            services: fleetService + [.init(service: app), .init(service: events)]
+                + (notifier.map { [.init(service: NoticePollers(notifier: $0, server: self))] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [],
             logger: logger).withShutdownGrace(settings.shutdownGrace))

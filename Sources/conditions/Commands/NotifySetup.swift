@@ -25,6 +25,17 @@ enum NotifySetup {
         return resolved
     }
 
+    /// `serve`'s notifier for the config's rules (every target resolved); nil without rules.
+    static func notifier(runtime: Runtime, recorder: HistoryRecorder?, environment: [String: String], logger: Logger) async throws(Failure) -> Notifier? {
+        let settings = runtime.configuration.notify
+        guard !settings.rules.isEmpty else { return nil }
+        let targets = try Self.targets(settings.targets.map(\.name), settings: settings, environment: environment)
+        let outbox = await outbox(recorder: recorder, logger: logger)
+        return Notifier(settings: settings, targets: targets, outbox: outbox,
+                        sender: NoticeSender(http: HTTPClients.make(version: Version.current, logger: logger)(HTTPLimits())),
+                        catalog: runtime.catalog, place: runtime.configuration.place, logger: logger)
+    }
+
     /// The outbox: the history file's (pending notices survive a restart), or memory, saying so.
     static func outbox(recorder: HistoryRecorder?, logger: Logger) async -> any NoticeOutbox {
         if let store = await recorder?.store() as? HistoryStore { return store }

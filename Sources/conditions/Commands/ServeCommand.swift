@@ -67,9 +67,11 @@ struct ServeCommand: AsyncParsableCommand {
                     throw Failure.configuration(ConfigurationError("history: \(database.displayURL): \(error)"))
                 }
             }
-            server = ConditionsServer(runtime: runtime, settings: resolved.settings,
-                                      cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger,
-                                      history: recorder, fleet: fleet)
+            var made = ConditionsServer(runtime: runtime, settings: resolved.settings,
+                                        cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger,
+                                        history: recorder, fleet: fleet)
+            made.notifier = try await NotifySetup.notifier(runtime: runtime, recorder: recorder, environment: global.environment, logger: logger)
+            server = made
         } catch let error as ConfigurationError {
             throw Failure.configuration(error)
         }
