@@ -25,6 +25,7 @@ package struct NoticePollers: Service {
         catalog = server.runtime.catalog
         settings = server.runtime.configuration.notify
         logger = server.logger
+        notifier.onOutcome { [metrics = server.metrics] target, outcome in metrics.notice(target: target, outcome: outcome) }
     }
 
     /// Seconds between polls of `urn`.

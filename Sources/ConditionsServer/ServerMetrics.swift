@@ -84,6 +84,12 @@ package final class ServerMetrics: Sendable {
                              labels: [("source", source)]).increment()
     }
 
+    /// Counts one notice delivery's outcome (`sent`, `failed`, `retried`, `dropped`) for `target`.
+    package func notice(target: String, outcome: String) {
+        registry.makeCounter(descriptor: Self.named("conditions_notices_total", help: "Notice deliveries by target and outcome (sent, failed, retried, dropped)."),
+                             labels: [("target", target), ("outcome", outcome)]).increment()
+    }
+
     /// The descriptor of the metric called `name`, whole (no namespace or unit added), with
     /// its `# HELP` text.
     private static func named(_ name: String, help: String) -> MetricNameDescriptor {

@@ -144,4 +144,30 @@ import Testing
         #expect(ids[1] == ids[0], "the notice in flight, sent again with its id: \(ids)")
         #expect(verified.allSatisfy { $0["ok"] as? Bool == true })
     }
+
+    /// `doctor` checks each target without sending: ntfy's health and the credentials for the
+    /// topic, the webhook's connection, Apprise's URLs parsing (and says that is all it checks).
+    @Test func doctorChecksEachTargetAndSendsNothing() async throws {
+        let ntfy = NtfyStandIn(authorization: "Bearer tk_doctor")
+        try ntfy.start()
+        defer { ntfy.stop() }
+        let hook = try Receiver()
+        defer { hook.server.stop() }
+        let dir = try WatchHookTests.flippingConfig()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        try Self.notifyConfig(dir, targets: #""phone": {"ntfy": "\#(ntfy.topicURL("passes").absoluteString)", "token": "${NTFY_TOKEN}"}, "#
+            + #""hook": {"webhook": "\#(hook.server.url("/hook").absoluteString)", "secret": "${HOOK_SECRET}"}, "more": {"apprise": ["${APPRISE_URL}"]}"#)
+        var environment = ["NTFY_TOKEN": "tk_doctor", "HOOK_SECRET": Self.secret, "APPRISE_URL": "json://127.0.0.1:9/x", "PATH": "\(Self.venv.path):/usr/bin:/bin"]
+        let doctor = try await CLI.run(["doctor"], in: dir, environment: environment)
+        let lines = doctor.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.hasPrefix("ok") && $0.contains("notify → phone") && $0.contains("healthy and takes the credentials") }, "\(doctor.stdout)")
+        #expect(lines.contains { $0.hasPrefix("ok") && $0.contains("notify → hook") && $0.contains("accepts connections") })
+        #expect(lines.contains { $0.hasPrefix("ok") && $0.contains("notify → more") && $0.contains("--dry-run only checks that") })
+        #expect(ntfy.messages.isEmpty && hook.posts.isEmpty, "doctor sends nothing")
+        environment["NTFY_TOKEN"] = "tk_wrong"
+        let refused = try await CLI.run(["doctor"], in: dir, environment: environment)
+        #expect(refused.stdout.split(separator: "\n").contains { $0.hasPrefix("FAIL") && $0.contains("notify → phone") && $0.contains("HTTP 401") },
+                "\(refused.stdout)")
+        #expect(!refused.stdout.contains("tk_wrong"))
+    }
 }

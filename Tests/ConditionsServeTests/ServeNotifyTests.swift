@@ -32,6 +32,8 @@ import Testing
             #expect(history.status == 200, "\(history.body)")
             let changes = (try JSONSerialization.jsonObject(with: Data(history.body.utf8)) as? [String: Any])?["changes"] as? [[String: Any]] ?? []
             #expect(changes.count >= 3, "the polls were recorded: \(changes.count)")
+            let metrics = try await server.request("/metrics")
+            #expect(metrics.body.contains(#"conditions_notices_total{target="phone",outcome="sent"}"#), "\(metrics.body.suffix(600))")
         }
         #expect(!ended.stderr.contains("tk_servetoken"), "\(ended.stderr)")
         let titles = ntfy.messages.prefix(2).map { $0.title ?? "" }

@@ -59,6 +59,7 @@ package struct Doctor {
             findings += await examine(route, with: resolver)
         }
         findings += await modules()
+        findings += await notifyTargets(http: base(HTTPLimits(connectTimeout: min(10, timeout), timeout: timeout)))
         findings += folders()
         findings.append(Self.clock(dates.observed))
         return findings

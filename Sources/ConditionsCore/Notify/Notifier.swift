@@ -35,6 +35,7 @@ package actor Notifier {
     /// Set by `stop()`: `run()` returns once what it is sending is done.
     private var stopping = false
     private let tallies = Mutex<[String: Counts]>([:])
+    private let observers = Mutex<[@Sendable (_ target: String, _ outcome: String) -> Void]>([])
 
     /// Longest wait between two attempts of one notice.
     static let maximumBackoff = 300.0
@@ -202,7 +203,19 @@ package actor Notifier {
         }
     }
 
+    /// Calls `hook` with each delivery's target and outcome (`sent`, `failed`, `retried`,
+    /// `dropped`): `serve`'s metrics.
+    package nonisolated func onOutcome(_ hook: @escaping @Sendable (_ target: String, _ outcome: String) -> Void) {
+        observers.withLock { $0.append(hook) }
+    }
+
     private nonisolated func tally(_ target: String, _ change: (inout Counts) -> Void) {
-        tallies.withLock { change(&$0[target, default: Counts()]) }
+        let (before, after) = tallies.withLock { tallies in
+            let before = tallies[target, default: Counts()]
+            change(&tallies[target, default: Counts()])
+            return (before, tallies[target, default: Counts()])
+        }
+        let outcome = after.sent > before.sent ? "sent" : after.failed > before.failed ? "failed" : after.retried > before.retried ? "retried" : "dropped"
+        for hook in observers.withLock({ $0 }) { hook(target, outcome) }
     }
 }

@@ -6,7 +6,7 @@ import Synchronization
 /// (docs.ntfy.sh/publish): `POST /<topic>` with the message as the body and `Title`,
 /// `Priority`, `Tags`, `Click`, `Attach`, `X-Sequence-ID` as headers (RFC 2047 `=?UTF-8?B?…?=`
 /// decoded, as ntfy does), or `POST /` with the JSON form; a bearer token or basic auth when
-/// `authorization` is set (401 otherwise); `GET /v1/health`; and faults queued per request:
+/// `authorization` is set (401 otherwise); `GET /v1/health`; `GET /<topic>/auth`; and faults queued per request:
 /// 429 with `Retry-After`, 500, or a hang until the server stops.
 public final class NtfyStandIn: Sendable {
     /// One message as the server took it.
@@ -54,6 +54,13 @@ public final class NtfyStandIn: Sendable {
     public func fail(_ faults: Fault...) { state.withLock { $0.faults += faults } }
 
     private func publish(_ request: LoopbackServer.Request) -> LoopbackServer.Response {
+        if request.method == "GET", request.path.hasSuffix("/auth") {
+            // `GET /<topic>/auth`: whether the credentials may use the topic.
+            guard authorization == nil || request.headers["authorization"] == authorization else {
+                return .init(status: 401, headers: ["Content-Type": "application/json"], body: Data(#"{"code":40101,"http":401,"error":"unauthorized"}"#.utf8))
+            }
+            return .init(headers: ["Content-Type": "application/json"], body: Data(#"{"success":true}"#.utf8))
+        }
         guard request.method == "POST" || request.method == "PUT" else { return .init(status: 405) }
         let fault: Fault? = state.withLock { state in
             state.attempts += 1
