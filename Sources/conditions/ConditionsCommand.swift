@@ -116,7 +116,7 @@ enum Main {
     /// checks this list against `--experimental-dump-help`).
     static let optionsWithValues: Set<String> = [
         "--config", "--profile", "--cache-dir", "--format", "--template", "--now",
-        "--every", "--exec", "--exec-timeout", "--count", "--listen", "--token", "--since", "--until", "--timeout", "--module",
+        "--every", "--exec", "--exec-timeout", "--count", "--notify", "--listen", "--token", "--since", "--until", "--timeout", "--module",
     ]
 
     /// Lets options come before the subcommand, as git and kubectl allow:

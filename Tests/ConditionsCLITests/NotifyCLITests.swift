@@ -123,26 +123,34 @@ import Testing
     }
 
     /// A watch killed while its notice's POST is in flight (claimed, never marked): the next
-    /// watch sends it again under the same `webhook-id`, so the receiver can collapse the two.
+    /// watch, seeing the same state, sends it again under the same `webhook-id`, so the
+    /// receiver can collapse the two. The source reads a state file the test writes: no timing.
     @Test func aNoticeInFlightAtSIGKILLIsSentAgainWithTheSameID() async throws {
         let hook = try Receiver(hangFirst: true)
         defer { hook.server.stop() }
-        let dir = try WatchHookTests.flippingConfig()
+        let dir = try Upstream.config(
+            sources: #""gate": {"module": "Exec", "options": {"command": ["/bin/sh", "gate.sh"], "routes": ["pass:{name}"], "timeout": 600}}"#,
+            routes: #""pass": "gate""#)
         defer { try? FileManager.default.removeItem(at: dir) }
+        try WatchHookTests.script(#"cat > /dev/null; printf '{"data": {"status": "%s"}}\n' "$(cat state 2>/dev/null || echo open)""#,
+                                  at: dir.appendingPathComponent("gate.sh"))
         try Self.notifyConfig(dir, targets: #""hook": {"webhook": "\#(hook.server.url("/hook").absoluteString)", "secret": "${HOOK_SECRET}"}"#)
-        let environment = ["HOOK_SECRET": Self.secret, "XDG_STATE_HOME": dir.appendingPathComponent("state").path]
-        let first = try WatchHookTests.Watch(WatchHookTests.watchArguments(polls: 1000, ["--notify", "hook"]), in: dir, environment: environment)
+        let environment = ["HOOK_SECRET": Self.secret, "XDG_STATE_HOME": dir.appendingPathComponent("state-home").path]
+        let arguments = ["watch", "--no-cache", "--every", "1s", "--format", "ndjson", "--notify", "hook", "pass:gate"]
+        let first = try WatchHookTests.Watch(arguments + ["--count", "1000"], in: dir, environment: environment)
+        let initial = await WatchHookTests.eventually { first.stdoutLines.count >= 1 }
+        try "closed".write(to: dir.appendingPathComponent("state"), atomically: true, encoding: .utf8)
         let sending = await WatchHookTests.eventually { hook.posts.count >= 1 }
         await first.signal(SIGKILL)
         guard await first.finish(within: 30) else { return }
-        try #require(sending, "the first notice was posted: \(first.stderr)")
-        let again = try await CLI.run(WatchHookTests.watchArguments(polls: 1, ["--notify", "hook"]), in: dir, environment: environment)
+        try #require(initial && sending, "the change's notice was posted: \(first.stderr)")
+        let again = try await CLI.run(arguments + ["--count", "1"], in: dir, environment: environment)
         #expect(again.status == 0, "\(again.stderr)")
         let verified = try await Self.verified(hook.posts)
         let ids = verified.compactMap { $0["id"] as? String }
-        try #require(ids.count >= 2, "\(verified) \(again.stderr)")
-        #expect(ids[1] == ids[0], "the notice in flight, sent again with its id: \(ids)")
+        #expect(ids.count == 2 && ids[1] == ids[0], "the notice in flight, sent again with its id, and nothing new: \(ids) \(again.stderr)")
         #expect(verified.allSatisfy { $0["ok"] as? Bool == true })
+        #expect((verified.last?["payload"] as? [String: Any])?["title"] as? String == "pass:gate: closed")
     }
 
     /// `doctor` checks each target without sending: ntfy's health and the credentials for the
