@@ -130,7 +130,8 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
             ],
             // The PostgreSQL history store's schema, compiled in (`PackageResources`).
-            resources: [.embedInCode("History/Resources/postgres-1.sql"), .embedInCode("History/Resources/postgres-2.sql")]
+            resources: [.embedInCode("History/Resources/postgres-1.sql"), .embedInCode("History/Resources/postgres-2.sql"),
+                        .embedInCode("History/Resources/postgres-3.sql")]
         ),
         // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
         .target(

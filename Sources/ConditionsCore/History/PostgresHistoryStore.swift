@@ -23,7 +23,7 @@ package final class PostgresHistoryStore: HistoryStoring {
     private let closed = Mutex(false)
 
     /// The schema's migrations: `migrations[n]` takes the database from version n to n + 1.
-    static let migrations: [[UInt8]] = [PackageResources.postgres_1_sql, PackageResources.postgres_2_sql]
+    static let migrations: [[UInt8]] = [PackageResources.postgres_1_sql, PackageResources.postgres_2_sql, PackageResources.postgres_3_sql]
     /// The version this program writes.
     static var latest: Int { migrations.count }
     /// The advisory lock migrations hold: "COND" "HIST".
@@ -244,12 +244,37 @@ package final class PostgresHistoryStore: HistoryStoring {
         }
     }
 
-    private func rows<Value: PostgresDecodable & Sendable>(_ query: PostgresQuery, as: Value.Type) async throws(HistoryError) -> [Value] {
+    func rows<Value: PostgresDecodable & Sendable>(_ query: PostgresQuery, as: Value.Type) async throws(HistoryError) -> [Value] {
         let connection = try await connected()
         do {
             var values: [Value] = []
             for try await value in try await connection.query(query, logger: logger).decode(Value.self) { values.append(value) }
             return values
+        } catch {
+            throw await failure(error, on: connection)
+        }
+    }
+
+    /// Runs `query`, its rows (if any) read and dropped.
+    func execute(_ query: PostgresQuery) async throws(HistoryError) {
+        let connection = try await connected()
+        do {
+            for try await _ in try await connection.query(query, logger: logger) {}
+        } catch {
+            throw await failure(error, on: connection)
+        }
+    }
+
+    /// Rows of (text, int4, int8), each column decoded as its own type.
+    func triples(_ query: PostgresQuery) async throws(HistoryError) -> [(String, Int32, Int64)] {
+        let connection = try await connected()
+        do {
+            var triples: [(String, Int32, Int64)] = []
+            for try await row in try await connection.query(query, logger: logger) {
+                let cells = row.makeRandomAccess()
+                triples.append((try cells[0].decode(String.self), try cells[1].decode(Int32.self), try cells[2].decode(Int64.self)))
+            }
+            return triples
         } catch {
             throw await failure(error, on: connection)
         }

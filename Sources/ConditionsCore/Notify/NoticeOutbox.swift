@@ -112,6 +112,10 @@ package enum NoticeClaimant {
     package static func isDeadHere(_ claimant: String) -> Bool {
         let parts = claimant.split(separator: "/")
         guard parts.count == 3, parts[0] == ProcessInfo.processInfo.hostName, let pid = Int32(parts[1]), claimant != current else { return false }
-        return kill(pid, 0) != 0 && errno == ESRCH
+        if kill(pid, 0) != 0 { return errno == ESRCH }
+        // A process killed but not yet reaped by its parent is a zombie: gone all the same.
+        // (A PID reused by another program reads as alive: its claim then runs out instead.)
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8), let end = stat.lastIndex(of: ")") else { return false }
+        return stat[stat.index(after: end)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
     }
 }

@@ -41,6 +41,8 @@ package actor Notifier {
     static let maximumBackoff = 300.0
     /// How long a claim keeps other senders off a notice: longer than any send takes.
     static let claimSeconds = 120.0
+    /// The longest `run()` sleeps with nothing due.
+    static let idleWait = 10.0
 
     package init(settings: NotifySettings, targets: [ResolvedTarget], outbox: any NoticeOutbox, sender: NoticeSender, catalog: SourceCatalog,
                  place: Place, logger: Logger, always: [String] = [], clock: @escaping @Sendable () -> Date = { Date() }) {
@@ -109,8 +111,10 @@ package actor Notifier {
         while !Task.isCancelled, !stopping {
             await sendDue()
             if stopping { return }
+            // At most 10 s idle: another sender's claim (a replica, a watch) may have been
+            // released or have died meanwhile, which wakes nobody here.
             let next = (try? await outbox.nextDue()) ?? nil
-            let wait = next.map { max(0.05, min(60, $0.timeIntervalSince(clock()))) } ?? 60
+            let wait = next.map { max(0.05, min(Self.idleWait, $0.timeIntervalSince(clock()))) } ?? Self.idleWait
             await withTaskGroup(of: Void.self) { group in
                 group.addTask { [wakes] in for await _ in wakes { return } }
                 group.addTask { try? await Task.sleep(for: .seconds(wait)) }
@@ -152,6 +156,7 @@ package actor Notifier {
 
     /// Claims every due delivery and sends each on its own task; returns when all are done.
     func sendDue() async {
+        await releaseDeadClaims()
         let due: [NoticeDelivery]
         do { due = try await outbox.claim(now: clock(), limit: 64, for: Self.claimSeconds, claimant: claimant) } catch {
             logger.error("notify: the outbox cannot be read: \(error)")

@@ -6,7 +6,7 @@ import Logging
 
 /// What `watch --notify` and `conditions notify` need of the `notify` section: targets resolved
 /// from the environment (their secrets kept out of every line this process writes), and the
-/// outbox: the history store's when it is an SQLite file, else memory.
+/// outbox: the history store's (an SQLite file, or PostgreSQL, which replicas share), else memory.
 enum NotifySetup {
     /// The targets named, resolved; an unknown name or a missing variable is a configuration
     /// failure (exit 2) naming it.
@@ -36,11 +36,14 @@ enum NotifySetup {
                         catalog: runtime.catalog, place: runtime.configuration.place, logger: logger)
     }
 
-    /// The outbox: the history file's (pending notices survive a restart), or memory, saying so.
+    /// The outbox: the history store's (pending notices survive a restart; in PostgreSQL a fleet
+    /// keeps each notice once), or memory, saying so.
     static func outbox(recorder: HistoryRecorder?, logger: Logger) async -> any NoticeOutbox {
-        if let store = await recorder?.store() as? HistoryStore { return store }
+        let store = await recorder?.store()
+        if let store = store as? HistoryStore { return store }
+        if let store = store as? PostgresHistoryStore { return store }
         let why = recorder == nil ? "no history is recorded (--no-history, or history.enabled false)"
-            : "the history store is not an SQLite file here"
+            : "the history store cannot be reached now"
         logger.warning("notify: notices are kept in memory only, as \(why): one not yet delivered when this process ends is lost")
         return MemoryOutbox()
     }

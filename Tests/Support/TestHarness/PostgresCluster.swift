@@ -155,6 +155,13 @@ package final class PostgresCluster: Sendable {
         try await run("psql", ["-X", "-q", "-v", "ON_ERROR_STOP=1", "-h", folder.path, "-p", String(port), "-U", "postgres", "-d", database, "-c", sql])
     }
 
+    /// `sql`'s rows as psql prints them unaligned (`-At`): a line per row, `|` between columns.
+    package func rows(_ sql: String, database: String? = nil) async throws -> [String] {
+        try await run("psql", ["-X", "-A", "-t", "-v", "ON_ERROR_STOP=1", "-h", folder.path, "-p", String(port), "-U", "postgres",
+                               "-d", database ?? self.database, "-c", sql])
+            .stdout.split(separator: "\n").map(String.init)
+    }
+
     // MARK: Programs
 
     private static var isRoot: Bool { geteuid() == 0 }
@@ -168,7 +175,8 @@ package final class PostgresCluster: Sendable {
     }
 
     /// Runs one of the cluster's programs, as `nobody` when this is root.
-    private func run(_ program: String, _ arguments: [String]) async throws {
+    @discardableResult
+    private func run(_ program: String, _ arguments: [String]) async throws -> CLI.Output {
         let executable = binaries.appendingPathComponent(program)
         let environment = ["PATH": "/usr/bin:/bin", "LC_ALL": "C.UTF-8", "PGPASSFILE": "/dev/null", "HOME": folder.path]
         let output: CLI.Output
@@ -182,5 +190,6 @@ package final class PostgresCluster: Sendable {
             let log = (try? String(contentsOf: folder.appendingPathComponent("log"), encoding: .utf8)) ?? ""
             throw Failure(description: "\(program) \(arguments.joined(separator: " ")) exited \(output.status): \(output.stderr)\(output.stdout)\n\(log.suffix(2000))")
         }
+        return output
     }
 }
