@@ -122,4 +122,47 @@ import Testing
         #expect(ntfy.messages.map(\.title) == ["alarm:home: calm"])
         #expect(notifier.counts["phone"]?.sent == 1)
     }
+
+    /// An outbox whose store is down until `up` is set (a database outage).
+    final class FlakyOutbox: NoticeOutbox {
+        let base = MemoryOutbox()
+        let down = Mutex(true)
+        struct Outage: Error {}
+        var isDurable: Bool { true }
+        func enqueue(_ deliveries: [NoticeDelivery]) async throws {
+            if down.withLock({ $0 }) { throw Outage() }
+            try await base.enqueue(deliveries)
+        }
+        func claim(now: Date, limit: Int, for seconds: Double, claimant: String) async throws -> [NoticeDelivery] {
+            try await base.claim(now: now, limit: limit, for: seconds, claimant: claimant)
+        }
+        func delivered(_ id: String, at: Date) async throws { try await base.delivered(id, at: at) }
+        func retry(_ id: String, attempts: Int, at: Date) async throws { try await base.retry(id, attempts: attempts, at: at) }
+        func drop(_ id: String) async throws { try await base.drop(id) }
+        func nextDue() async throws -> Date? { try await base.nextDue() }
+        func release(claimants: [String]) async throws {}
+        func claimants() async throws -> [String] { [] }
+    }
+
+    @Test func aNoticeTheOutboxCannotTakeWaitsInMemoryUntilItCan() async throws {
+        let ntfy = NtfyStandIn()
+        try ntfy.start()
+        defer { ntfy.stop() }
+        let clock = Clock("2026-11-28T12:00:00-08:00")
+        let outbox = FlakyOutbox()
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        var settings = NotifySettings()
+        settings.targets = [.init(name: "phone", kind: .ntfy(url: ntfy.topicURL("alarms").absoluteString, token: nil, username: nil, password: nil), insecure: false)]
+        settings.rules = [.init(urns: ["alarm:home"], to: ["phone"], minPriority: .min, every: nil)]
+        let notifier = Notifier(settings: settings, targets: [ResolvedTarget(name: "phone", kind: .ntfy(url: ntfy.topicURL("alarms"), authorization: nil), secrets: [])],
+                                outbox: outbox, sender: NoticeSender(http: HTTPClients.make(version: "test", logger: logger)(HTTPLimits())),
+                                catalog: SourceCatalog([AlarmSource.self]), place: Place(name: "Seattle", latitude: 47.6, longitude: -122.3),
+                                logger: logger, clock: clock.read)
+        await notifier.changed(urn: "alarm:home", kind: "alarm", before: Self.alarm("calm", priority: 3), after: Self.alarm("windy", priority: 4), changeID: "1", at: clock.read())
+        await notifier.sendDue()
+        #expect(ntfy.messages.isEmpty, "the store is down: nothing claimed, nothing lost")
+        outbox.down.withLock { $0 = false }
+        await notifier.sendDue()
+        #expect(ntfy.messages.map(\.title) == ["alarm:home: windy"])
+    }
 }

@@ -34,6 +34,8 @@ package actor Notifier {
     private let wakes: AsyncStream<Void>
     /// Set by `stop()`: `run()` returns once what it is sending is done.
     private var stopping = false
+    /// Deliveries the outbox could not take (its database down), stored at the next chance.
+    private var unstored: [NoticeDelivery] = []
     private let tallies = Mutex<[String: Counts]>([:])
     private let observers = Mutex<[@Sendable (_ target: String, _ outcome: String) -> Void]>([])
 
@@ -87,7 +89,9 @@ package actor Notifier {
             try await outbox.enqueue(deliveries)
             if let held { logger.info("notify: \(urn): held by quiet hours until \(Timestamp.string(from: held)): \(notice.title)") }
         } catch {
-            logger.error("notify: \(urn): could not store the notice for \(names.joined(separator: ", ")): \(error)")
+            // The store is down (a database outage): kept here and stored when it answers.
+            unstored += deliveries
+            logger.warning("notify: \(urn): the outbox cannot be written (\(error)); the notice waits in memory until it can")
         }
         wake.yield()
         return notice
@@ -156,6 +160,16 @@ package actor Notifier {
 
     /// Claims every due delivery and sends each on its own task; returns when all are done.
     func sendDue() async {
+        if !unstored.isEmpty {
+            let waiting = unstored
+            do {
+                try await outbox.enqueue(waiting)
+                unstored.removeFirst(waiting.count)
+                logger.info("notify: \(waiting.count) notice\(waiting.count == 1 ? "" : "s") kept in memory now stored")
+            } catch {
+                return
+            }
+        }
         await releaseDeadClaims()
         let due: [NoticeDelivery]
         do { due = try await outbox.claim(now: clock(), limit: 64, for: Self.claimSeconds, claimant: claimant) } catch {
