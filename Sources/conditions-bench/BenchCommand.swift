@@ -22,7 +22,8 @@ struct BenchCommand: AsyncParsableCommand {
         serve replicas sharing a throwaway PostgreSQL behind nginx, 1,000 cold clients × 16 pass \
         URNs: feed requests per TTL and latency; 17 wrk through nginx to those replicas, to one \
         of them, and to one replica on SQLite; 18 a PostgreSQL history store with 1,000,000 \
-        changes: one URN's last 7 days (16–18 need PostgreSQL, nginx-light and wrk). Exit status 1 \
+        changes: one URN's last 7 days (16–18 need PostgreSQL, nginx-light and wrk); 19 pass:all of \
+        two states; 20 1,000 notices to a loopback target: notices per second, change to 2xx. Exit status 1 \
         when any target is missed.
         """)
 
@@ -42,7 +43,7 @@ struct BenchCommand: AsyncParsableCommand {
     var binary: String?
 
     /// Every scenario, in the order they run.
-    static let all = Array(1...19)
+    static let all = Array(1...20)
 
     func validate() throws {
         if let runs, runs < 1 { throw ValidationError("--runs must be at least 1") }
@@ -89,6 +90,7 @@ struct BenchCommand: AsyncParsableCommand {
                 case 17: figures += try await FleetLatency.run(bench)
                 case 18: figures += try await PostgresHistoryQuery.run(bench)
                 case 19: figures += try await TwoStates.run(bench)
+                case 20: figures += try await NoticeThroughput.run(bench)
                 default: break // validate() admits only the scenarios above
                 }
             } catch {

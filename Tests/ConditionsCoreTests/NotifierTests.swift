@@ -165,4 +165,36 @@ import Testing
         await notifier.sendDue()
         #expect(ntfy.messages.map(\.title) == ["alarm:home: windy"])
     }
+
+    /// A target that hangs holds only its own deliveries: another target's notice, due later,
+    /// is sent while the first still waits.
+    @Test func aHangingTargetDelaysNoOther() async throws {
+        let slow = NtfyStandIn(), fast = NtfyStandIn()
+        try slow.start()
+        try fast.start()
+        defer { slow.stop(); fast.stop() }
+        slow.fail(.hang)
+        let clock = Clock("2026-11-28T12:00:00-08:00")
+        let logger = Logger(label: "test") { _ in SwiftLogNoOpLogHandler() }
+        var settings = NotifySettings()
+        settings.targets = [.init(name: "slow", kind: .ntfy(url: slow.topicURL("a").absoluteString, token: nil, username: nil, password: nil), insecure: false),
+                            .init(name: "fast", kind: .ntfy(url: fast.topicURL("a").absoluteString, token: nil, username: nil, password: nil), insecure: false)]
+        settings.rules = [.init(urns: ["alarm:home"], to: ["slow"], minPriority: .min, every: nil),
+                          .init(urns: ["alarm:away"], to: ["fast"], minPriority: .min, every: nil)]
+        let notifier = Notifier(settings: settings,
+                                targets: [ResolvedTarget(name: "slow", kind: .ntfy(url: slow.topicURL("a"), authorization: nil), secrets: []),
+                                          ResolvedTarget(name: "fast", kind: .ntfy(url: fast.topicURL("a"), authorization: nil), secrets: [])],
+                                outbox: MemoryOutbox(), sender: NoticeSender(http: HTTPClients.make(version: "test", logger: logger)(HTTPLimits())),
+                                catalog: SourceCatalog([AlarmSource.self]), place: Place(name: "Seattle", latitude: 47.6, longitude: -122.3),
+                                logger: logger, clock: clock.read)
+        await notifier.changed(urn: "alarm:home", kind: "alarm", before: Self.alarm("calm", priority: 3), after: Self.alarm("windy", priority: 3), changeID: "1", at: clock.read())
+        let hanging = await notifier.startDue()
+        #expect(hanging.count == 1)
+        while slow.attempts == 0 { try await Task.sleep(for: .milliseconds(5)) }
+        await notifier.changed(urn: "alarm:away", kind: "alarm", before: Self.alarm("calm", priority: 3), after: Self.alarm("stormy", priority: 3), changeID: "2", at: clock.read())
+        await notifier.sendDue()
+        #expect(fast.messages.map(\.title) == ["alarm:away: stormy"], "sent while the other target hangs")
+        #expect(slow.messages.isEmpty)
+        for send in hanging { send.cancel() }
+    }
 }

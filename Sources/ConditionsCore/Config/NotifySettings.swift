@@ -26,6 +26,12 @@ package struct NotifySettings: Sendable {
         package let kind: Kind
         /// Plain `http://` to a host other than loopback is refused unless this is set.
         package let insecure: Bool
+
+        package init(name: String, kind: Kind, insecure: Bool) {
+            self.name = name
+            self.kind = kind
+            self.insecure = insecure
+        }
     }
 
     /// One rule: these URNs' notices of at least `minPriority` go to `to`; `serve` polls them
@@ -35,6 +41,13 @@ package struct NotifySettings: Sendable {
         package let to: [String]
         package let minPriority: Notice.Priority
         package let every: Double?
+
+        package init(urns: [String], to: [String], minPriority: Notice.Priority, every: Double?) {
+            self.urns = urns
+            self.to = to
+            self.minPriority = minPriority
+            self.every = every
+        }
     }
 
     /// Quiet hours in the config location's zone: notices below `below` are held until `to`.

@@ -10,7 +10,7 @@ import Synchronization
 /// `changed(...)` asks the kind's presentation whether the change is news (`Notice`), picks the
 /// targets (the rules' or `watch --notify`'s), holds what quiet hours hold, and stores a
 /// delivery per target in the outbox before anything is sent. `run()` sends what is due, each
-/// delivery on its own task so a slow or failing target delays no other, retrying with backoff
+/// delivery on its own task, not awaited, so a slow or failing target delays no other, retrying with backoff
 /// from 1 s to 5 min (a target's `Retry-After` honoured), and drops a notice older than
 /// `maxAge` with one log line.
 package actor Notifier {
@@ -36,6 +36,8 @@ package actor Notifier {
     private var stopping = false
     /// Deliveries the outbox could not take (its database down), stored at the next chance.
     private var unstored: [NoticeDelivery] = []
+    /// Deliveries being sent, by id.
+    private var sends: [String: Task<Void, Never>] = [:]
     private let tallies = Mutex<[String: Counts]>([:])
     private let observers = Mutex<[@Sendable (_ target: String, _ outcome: String) -> Void]>([])
 
@@ -113,7 +115,8 @@ package actor Notifier {
     package func run() async {
         await releaseDeadClaims()
         while !Task.isCancelled, !stopping {
-            await sendDue()
+            // Started, not awaited: a target that hangs holds its own deliveries only.
+            _ = await startDue()
             if stopping { return }
             // At most 10 s idle: another sender's claim (a replica, a watch) may have been
             // released or have died meanwhile, which wakes nobody here.
@@ -160,6 +163,17 @@ package actor Notifier {
 
     /// Claims every due delivery and sends each on its own task; returns when all are done.
     func sendDue() async {
+        for send in await startDue() { await send.value }
+    }
+
+    /// Waits for every delivery being sent (`watch`'s end).
+    package func settle() async {
+        for send in Array(sends.values) { await send.value }
+    }
+
+    /// Claims every due delivery and starts sending each on a task of its own, which the claim
+    /// keeps to itself; returns the tasks.
+    func startDue() async -> [Task<Void, Never>] {
         if !unstored.isEmpty {
             let waiting = unstored
             do {
@@ -167,21 +181,27 @@ package actor Notifier {
                 unstored.removeFirst(waiting.count)
                 logger.info("notify: \(waiting.count) notice\(waiting.count == 1 ? "" : "s") kept in memory now stored")
             } catch {
-                return
+                return []
             }
         }
         await releaseDeadClaims()
         let due: [NoticeDelivery]
         do { due = try await outbox.claim(now: clock(), limit: 64, for: Self.claimSeconds, claimant: claimant) } catch {
             logger.error("notify: the outbox cannot be read: \(error)")
-            return
+            return []
         }
-        guard !due.isEmpty else { return }
-        await withTaskGroup(of: Void.self) { group in
-            for delivery in due {
-                group.addTask { await self.attempt(delivery) }
+        return due.map { delivery in
+            let send = Task {
+                await self.attempt(delivery)
+                self.sent(delivery.id)
             }
+            sends[delivery.id] = send
+            return send
         }
+    }
+
+    private func sent(_ id: String) {
+        sends[id] = nil
     }
 
     private func attempt(_ delivery: NoticeDelivery) async {

@@ -64,6 +64,7 @@ final class WatchNotices {
         let sending = sending
         let cutoff = Task { try? await Task.sleep(for: .seconds(20)); sending.cancel() }
         await sending.value
+        await notifier.settle()
         cutoff.cancel()
         await notifier.flush(until: deadline)
     }
