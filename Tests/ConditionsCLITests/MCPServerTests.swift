@@ -16,7 +16,7 @@ import Testing
         }
         let run = try await CLI.runProgram(
             Self.venvPython, [Self.clientScript.path, CLI.binary.path, "sources.json", "offline"],
-            in: CLI.packageRoot, environment: ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"],
+            in: CLI.packageRoot, environment: ["PATH": "/usr/bin:/bin", "HOME": CLI.home.path, "TZ": "UTC"],
             timeout: 120)
         try #require(run.status == 0, "client.py failed:\n\(run.stderr.suffix(4000))")
         let summary = try #require(try JSONSerialization.jsonObject(with: Data(run.stdout.utf8)) as? [String: Any])

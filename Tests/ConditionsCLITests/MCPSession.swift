@@ -84,7 +84,7 @@ enum MCPSession {
         var options = PlatformOptions()
         options.processGroupID = 0
         options.teardownSequence = [.send(signal: .kill, toProcessGroup: true, allowedDurationToNextStep: .zero)]
-        var environment: [Environment.Key: String] = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
+        var environment: [Environment.Key: String] = ["PATH": "/usr/bin:/bin", "HOME": CLI.home.path, "TZ": "UTC"]
         for (name, value) in extra { if let key = Environment.Key(rawValue: name) { environment[key] = value } }
         let variables = environment
         let workingDirectory = FilePath((directory ?? CLI.packageRoot).path)

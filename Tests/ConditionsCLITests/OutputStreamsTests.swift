@@ -19,7 +19,7 @@ import Testing
     /// (passes and the moon from the shipped recordings: answers are local and instant).
     func shell(_ script: String, timeout: TimeInterval = 60) async throws -> CLI.Output {
         let config = CLI.packageRoot.appendingPathComponent("sources.json").path
-        let environment = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC",
+        let environment = ["PATH": "/usr/bin:/bin", "HOME": CLI.home.path, "TZ": "UTC",
                            "C": CLI.binary.path, "CONFIG": config]
         return try await CLI.runProgram(URL(fileURLWithPath: "/bin/bash"), ["-c", script], in: CLI.packageRoot,
                                   environment: environment, timeout: timeout)

@@ -98,7 +98,7 @@ import SystemPackage
                 try? outFile.close()
                 throw error
             }
-            let variables = ["PATH": path, "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
+            let variables = ["PATH": path, "HOME": CLI.home.path, "TZ": "UTC"]
                 .merging(environment) { $1 }
             var options = PlatformOptions()
             options.processGroupID = 0

@@ -44,9 +44,18 @@ package struct CLI {
         return folder.appendingPathComponent("conditions")
     }()
 
+    /// `HOME` for the programs this test process runs: a folder of its own, so the history store
+    /// and the caches under it (`~/.local/state`, `~/.cache`) are shared by this run's tests as
+    /// before, but never with another run's, or another commit's, whose schema may differ.
+    package static let home: URL = {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("conditions-tests-home-\(getpid())")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }()
+
     /// Runs `conditions arguments` in `directory` with a clean environment plus `environment`.
     package static func run(_ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:], stdin: String? = nil, timeout: TimeInterval = 60) async throws -> Output {
-        var env = ["PATH": "/usr/bin:/bin", "HOME": FileManager.default.temporaryDirectory.path, "TZ": "UTC"]
+        var env = ["PATH": "/usr/bin:/bin", "HOME": home.path, "TZ": "UTC"]
         env.merge(environment) { $1 }
         return try await runProgram(binary, arguments, in: directory ?? packageRoot, environment: env, stdin: stdin, timeout: timeout)
     }
