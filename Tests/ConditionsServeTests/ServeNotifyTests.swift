@@ -26,7 +26,7 @@ import Testing
             """.write(to: dir.appendingPathComponent("flip.sh"), atomically: true, encoding: .utf8)
         let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir,
                                                 environment: ["NTFY_TOKEN": "tk_servetoken", "XDG_STATE_HOME": dir.appendingPathComponent("state").path]) { server in
-            let notified = await Self.eventually { ntfy.messages.count >= 2 }
+            let notified = try await FleetServeTests.eventually { ntfy.messages.count >= 2 }
             #expect(notified, "two changes, two notices: \(ntfy.messages)")
             let history = try await server.request("/v1/history/pass:flip?since=1h")
             #expect(history.status == 200, "\(history.body)")
@@ -39,14 +39,5 @@ import Testing
         let titles = ntfy.messages.prefix(2).map { $0.title ?? "" }
         #expect(titles == ["pass:flip: closed", "pass:flip: open"], "\(titles)")
         #expect(ntfy.messages.allSatisfy { $0.priority == 3 && $0.topic == "passes" })
-    }
-
-    static func eventually(_ condition: () -> Bool) async -> Bool {
-        let deadline = Date().addingTimeInterval(120)
-        while !condition() {
-            if Date() >= deadline { return false }  // wall-clock-ok: a hang guard: it ends when the condition holds, 2 min after a hang
-            try? await Task.sleep(for: .milliseconds(25))
-        }
-        return true
     }
 }
