@@ -7,7 +7,8 @@ import Testing
 /// Notices across a fleet (issue 43): three `serve` replicas on one throwaway PostgreSQL, each
 /// polling a rule's URN. One change is one notice per target, whichever replicas saw it; the
 /// replica sending a notice SIGKILLed mid-send, another delivers it under the same
-/// `webhook-id`. The source reads a state file the test writes, so every step is an event.
+/// `webhook-id`; the database down while a change happens, its notice sent once when it is
+/// back. The source reads a state file the test writes, so every step is an event.
 @Suite(.serialized) struct FleetNotifyTests {
     static let secret = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw"
 
@@ -50,14 +51,15 @@ import Testing
                         "XDG_STATE_HOME": own.appendingPathComponent("state").path, "XDG_CACHE_HOME": own.appendingPathComponent("cache").path]
             }
             func count(_ sql: String) async throws -> Int { Int(try await cluster.rows(sql).first ?? "") ?? -1 }
-            func start(_ index: Int, _ pids: [pid_t], _ body: ([pid_t]) async throws -> Void) async throws {
-                if index == 3 { return try await body(pids) }
+            func start(_ index: Int, _ servers: [ServeProcess], _ body: ([ServeProcess]) async throws -> Void) async throws {
+                if index == 3 { return try await body(servers) }
                 let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: environment(index)) { server in
-                    try await start(index + 1, pids + [server.pid], body)
+                    try await start(index + 1, servers + [server], body)
                 }
                 #expect(ended.status == 0 || ended.status == 128 + SIGKILL, "replica \(index): \(ended.stderr)")
             }
-            try await start(0, []) { pids in
+            try await start(0, []) { servers in
+                let pids = servers.map(\.pid)
                 // Every replica has seen the first state (one change, three observations at least).
                 #expect(try await FleetServeTests.eventually { try await count("SELECT coalesce(sum(observations), 0) FROM conditions_history_changes") >= 3 })
                 try "closed".write(to: dir.appendingPathComponent("state"), atomically: true, encoding: .utf8)
@@ -82,6 +84,31 @@ import Testing
                 let ids = hook.ids
                 #expect(ids[2] == ids[1] && ids[1] != ids[0], "taken over under the same webhook-id: \(ids)")
                 #expect(try await FleetServeTests.eventually { try await count("SELECT count(*) FROM conditions_notices WHERE sent IS NULL") == 0 })
+
+                // The database down: the live replicas see the next change and spool it; when it
+                // is back, the spooled change is stored once and its notice sent once, under its id.
+                let live = servers.filter { $0.pid != pid }
+                try await cluster.stop()
+                for server in live { #expect(try await FleetServeTests.eventually { try await server.request("/readyz").status == 503 }) }
+                try "closed".write(to: dir.appendingPathComponent("state"), atomically: true, encoding: .utf8)
+                func spooled(_ index: Int) -> String {
+                    let folder = dir.appendingPathComponent("replica-\(index)/state/conditions")
+                    let files = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                    return files.filter { $0.hasPrefix("history-spool.") }
+                        .compactMap { try? String(contentsOf: folder.appendingPathComponent($0), encoding: .utf8) }.joined()
+                }
+                let liveIndexes = servers.indices.filter { servers[$0].pid != pid }
+                #expect(try await FleetServeTests.eventually { liveIndexes.allSatisfy { spooled($0).contains("closed") } }, "each live replica spooled the change")
+                #expect(hook.ids.count == 3, "nothing sent while the database is down: \(hook.ids)")
+                try await cluster.start()
+                #expect(try await FleetServeTests.eventually {
+                    let pending = try await count("SELECT count(*) FROM conditions_notices WHERE sent IS NULL")
+                    return hook.ids.count >= 4 && pending == 0 && liveIndexes.allSatisfy { !spooled($0).contains("closed") }
+                }, "\(hook.ids)")
+                let after = hook.ids
+                #expect(after.count == 4 && after[3] != after[1], "one notice for the spooled change, whichever replicas saw it: \(after)")
+                let stored = try await cluster.rows("SELECT id FROM conditions_history_changes WHERE status = 'closed' ORDER BY id DESC LIMIT 1").first
+                #expect(stored.map { after[3] == "\($0)-hook" } == true, "under the change's id: \(after[3]) \(stored ?? "")")
             }
         }
     }
