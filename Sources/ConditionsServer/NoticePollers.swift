@@ -107,10 +107,12 @@ package struct NoticePollers: Service {
                     if presentation.changeKey(before) != presentation.changeKey(data) {
                         if let id = answer.rendered.changeID {
                             await notifier.changed(urn: urn, kind: answer.record.kind, before: before, after: data, changeID: "\(id)", at: Date())
-                        } else if history != nil {
+                        } else if let spool = history?.spool, !spool.isEmpty {
                             // Spooled, not yet stored: its notice waits for its change id.
                             await spooled.add(.init(urn: urn, kind: answer.record.kind, before: before, after: data, at: Date()))
                         } else {
+                            // Not recorded at all (no history, or a store that cannot be used):
+                            // a notice under an id of its own.
                             await notifier.changed(urn: urn, kind: answer.record.kind, before: before, after: data,
                                                    changeID: "m\(UUID().uuidString.prefix(12).lowercased())", at: Date())
                         }

@@ -41,7 +41,7 @@ import Testing
             let dir = try Upstream.config(
                 sources: #""gate": {"module": "Exec", "options": {"command": ["/bin/sh", "gate.sh"], "routes": ["pass:{name}"], "timeout": 600}}"#,
                 routes: #""pass": "gate""#,
-                extra: #", "history": {"url": "\#(url)", "fleetTimeout": "60s"}, "notify": {"targets": {"hook": {"webhook": "\#(hook.server.url("/hook").absoluteString)", "secret": "${HOOK_SECRET}"}}, "rules": [{"urns": ["pass:gate"], "to": ["hook"], "every": "1s"}]}"#)
+                extra: #", "history": {"url": "\#(url)"}, "notify": {"targets": {"hook": {"webhook": "\#(hook.server.url("/hook").absoluteString)", "secret": "${HOOK_SECRET}"}}, "rules": [{"urns": ["pass:gate"], "to": ["hook"], "every": "1s"}]}"#)
             defer { try? FileManager.default.removeItem(at: dir) }
             try ServeHistoryTests.script(#"cat > /dev/null; printf '{"data": {"status": "%s"}}\n' "$(cat state 2>/dev/null || echo open)""#,
                                          at: dir.appendingPathComponent("gate.sh"))
