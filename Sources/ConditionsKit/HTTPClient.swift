@@ -93,29 +93,7 @@ public struct HTTPResponse: Sendable {
 
     /// Seconds the response may be reused, from `Cache-Control`: its `max-age` less the
     /// response's `Age`; 0 for `no-store` or `no-cache`; nil when it says neither.
-    public var freshness: Double? {
-        guard let control = headers["cache-control"] else { return nil }
-        var maxAge: Double?
-        for directive in control.split(separator: ",") {
-            let parts = directive.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            switch parts.first?.lowercased() {
-            case "no-store", "no-cache": return 0
-            case "max-age":
-                let value = parts.count == 2 ? parts[1].trimmingCharacters(in: CharacterSet(charactersIn: "\"")) : ""
-                if let seconds = Self.deltaSeconds(value) { maxAge = seconds }
-            default: continue
-            }
-        }
-        guard let maxAge else { return nil }
-        let age = headers["age"].flatMap { Self.deltaSeconds($0.trimmingCharacters(in: .whitespaces)) } ?? 0
-        return max(0, maxAge - age)
-    }
-
-    /// RFC 9111 delta-seconds: digits only; a huge value reads as a large number, never a trap.
-    private static func deltaSeconds(_ text: String) -> Double? {
-        guard !text.isEmpty, text.utf8.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return Double(text.prefix(10))
-    }
+    public var freshness: Double? { CacheControl.freshness(headers) }
 
     /// Throws `HTTPError.status` unless the status is 2xx.
     public func requireSuccess() throws(HTTPError) {
@@ -208,7 +186,7 @@ public enum HTTPError: ReportableError, Equatable {
         case .refused(let host): return "connection refused by \(host)"
         case .timeout(let seconds, let url): return "timed out after \(JSONValue.format(seconds)) s: \(url)"
         case .status(let code, let url, let retryAfter):
-            let reason = HTTPError.reasonPhrase(code)
+            let reason = HTTPStatusText.reasonPhrase(code)
             return "HTTP \(code)\(reason.isEmpty ? "" : " \(reason)") from \(url)" + (retryAfter.map { " (retry after \($0))" } ?? "")
         case .bodyTooLarge(let limit, let url): return "response body larger than \(limit) bytes: \(url)"
         case .tooManyRedirects(let url): return "too many redirects: \(url)"
@@ -223,22 +201,6 @@ public enum HTTPError: ReportableError, Equatable {
             case .unsupported: "cannot be used (give http://, https://, socks4://, socks4a://, socks5:// or socks5h:// and a host)"
             }
             return "the proxy \(proxy) (from \(variable)) \(what): \(url)"
-        }
-    }
-
-    static func reasonPhrase(_ code: Int) -> String {
-        switch code {
-        case 400: "Bad Request"
-        case 401: "Unauthorized"
-        case 403: "Forbidden"
-        case 404: "Not Found"
-        case 408: "Request Timeout"
-        case 429: "Too Many Requests"
-        case 500: "Internal Server Error"
-        case 502: "Bad Gateway"
-        case 503: "Service Unavailable"
-        case 504: "Gateway Timeout"
-        default: ""
         }
     }
 }

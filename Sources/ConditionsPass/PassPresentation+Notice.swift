@@ -48,7 +48,7 @@ extension PassPresentation {
         let camera = (current["cameras"]?.arrayValue ?? []).lazy.compactMap { $0["imageURL"]?.stringValue.flatMap(URL.init(string:)) }
             .first { $0.scheme?.lowercased() == "https" }
         let page = current["url"]?.stringValue.flatMap(URL.init(string:)).flatMap { ["https", "http"].contains($0.scheme?.lowercased() ?? "") ? $0 : nil }
-        return Notice(title: title, body: Notice.body(of: current, by: self, context: context), priority: priority, tags: tags,
+        return Notice(title: title, body: render(current, context: context).joined(separator: "\n"), priority: priority, tags: tags,
                       link: page, image: camera)
     }
 }

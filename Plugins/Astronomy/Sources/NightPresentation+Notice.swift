@@ -10,7 +10,7 @@ extension NightPresentation {
               before.windows.isEmpty, let first = now.windows.first else { return nil }
         let place = (current["place"]?["name"]?.stringValue ?? context.placeName).map { " at \($0)" } ?? ""
         let span = "\(context.localTime(first.0, .time))–\(context.localTime(first.1, .time))"
-        return Notice(title: "Clear and dark tonight\(place): \(span)", body: Notice.body(of: current, by: self, context: context),
+        return Notice(title: "Clear and dark tonight\(place): \(span)", body: render(current, context: context).joined(separator: "\n"),
                       priority: .normal, tags: ["star", "night"])
     }
 }

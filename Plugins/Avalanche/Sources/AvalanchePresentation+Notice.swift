@@ -43,7 +43,7 @@ extension AvalanchePresentation {
         } else {
             return nil
         }
-        return Notice(title: title, body: Notice.body(of: current, by: self, context: context), priority: priority, tags: tags,
+        return Notice(title: title, body: render(current, context: context).joined(separator: "\n"), priority: priority, tags: tags,
                       link: current["url"]?.stringValue.flatMap(URL.init(string:)))
     }
 }

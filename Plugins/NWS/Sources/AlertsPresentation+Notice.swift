@@ -12,7 +12,7 @@ extension AlertsPresentation {
         let now = AlertReading.alerts(in: current)
         let place = ForecastPresentation.placeName(current)
         let fresh = now.filter { !before.contains(AlertReading.identity($0)) }
-        let body = Notice.body(of: current, by: self, context: context)
+        let body = render(current, context: context).joined(separator: "\n")
         if let top = fresh.max(by: { Self.priority($0) < Self.priority($1) }) {
             let event = top["event"]?.stringValue ?? "Alert"
             let more = fresh.count > 1 ? " (and \(fresh.count - 1) more)" : ""

@@ -14,7 +14,7 @@ extension AuroraPresentation {
         }
         guard let now = level(current), now >= 1, now > level(previous) ?? 0 else { return nil }
         let place = Self.placeName(current).map { " (\($0))" } ?? ""
-        return Notice(title: "Geomagnetic storm G\(now) expected in the next 24 h\(place)", body: Notice.body(of: current, by: self, context: context),
+        return Notice(title: "Geomagnetic storm G\(now) expected in the next 24 h\(place)", body: render(current, context: context).joined(separator: "\n"),
                       priority: now >= 3 ? .high : .normal, tags: ["milky_way", "G\(now)"], link: Self.link)
     }
 }

@@ -35,11 +35,6 @@ public struct Notice: Sendable, Equatable {
         self.link = link
         self.image = image
     }
-
-    /// `data` as `presentation`'s text reads it, plain: the body of a notice.
-    public static func body(of data: JSONValue, by presentation: some ResultPresentation, context: PresentationContext) -> String {
-        presentation.render(data, context: context).joined(separator: "\n")
-    }
 }
 
 extension ResultPresentation {
@@ -48,6 +43,6 @@ extension ResultPresentation {
     public func notice(from previous: JSONValue, to current: JSONValue, context: PresentationContext) -> Notice? {
         let after = changeKey(current)
         guard changeKey(previous) != after else { return nil }
-        return Notice(title: "\(context.urn): \(after.status)", body: Notice.body(of: current, by: self, context: context), priority: .normal)
+        return Notice(title: "\(context.urn): \(after.status)", body: render(current, context: context).joined(separator: "\n"), priority: .normal)
     }
 }
