@@ -60,6 +60,7 @@ let package = Package(
         .target(
             name: "ConditionsKit",
             dependencies: [
+                "ConditionsEntities",
                 "ConditionsFigures",
                 "ConditionsGeo",
                 "ConditionsJSON",
@@ -82,13 +83,16 @@ let package = Package(
         // Figures as marks over two axes (`Drawing`), which the dashboard draws without knowing
         // what they show, and the compositions several modules share (bars over days).
         .target(name: "ConditionsFigures"),
+        // A result as Home Assistant entities (`Entity`: sensors and binary sensors with units and
+        // device classes), which `serve` publishes over MQTT discovery.
+        .target(name: "ConditionsEntities", dependencies: ["ConditionsJSON", "ConditionsText"]),
         // The moon's shared kinds (`moon`, `phases`): their data and presentations, for every
         // module that answers them (Astronomy, Aeris).
-        .target(name: "ConditionsMoon", dependencies: ["ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText"]),
+        .target(name: "ConditionsMoon", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsFigures", "ConditionsJSON", "ConditionsText"]),
         // The pass kind (`pass`): its status words, the closure reader ("a closed road never reads
         // restricted"), chain-control levels and the presentation, for every module that answers
         // it (WSDOT, Caltrans).
-        .target(name: "ConditionsPass", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText"]),
+        .target(name: "ConditionsPass", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText"]),
         // What modules share over the contract: a URN's `{place}` read one way (`PlacePoint`,
         // `Location.place(in:)`), and a key-less JSON API's get-check-decode (`JSONAPI`).
         .target(name: "ConditionsHelpers", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText"]),
@@ -255,21 +259,21 @@ let package = Package(
         // ConditionsProcess: the `render` option runs a headless browser.
         .target(name: "WSDOT", dependencies: ["ConditionsKit", "ConditionsPass", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML", "ConditionsProcess"], path: "Plugins/WSDOT/Sources",
                 exclude: ["Resources/SOURCES.md"], resources: [.embedInCode("Resources/washington-outline.json"), .embedInCode("sample.json")]),
-        .target(name: "Astronomy", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
+        .target(name: "Astronomy", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
                 exclude: ["Resources/SOURCES.md"],
                 resources: [.embedInCode("Resources/moon-elpmpp02.txt"), .embedInCode("Resources/sun-vsop87d.txt"), .embedInCode("Resources/delta-t.txt"), .embedInCode("sample.json")]),
         // ConditionsProcess: each URN runs the configured program.
         .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources", resources: [.embedInCode("sample.json")]),
-        .target(name: "NWS", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "NWS", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),
         // ConditionsMemo keeps the center's map layer between URNs; ConditionsHTML reads forecasters' HTML as text.
-        .target(name: "Avalanche", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
-        .target(name: "Snowpack", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Avalanche", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTML"], path: "Plugins/Avalanche/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "Snowpack", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/Snowpack/Sources", resources: [.embedInCode("sample.json")]),
         // SpaceWeather: ConditionsMemo keeps the Kp products for the TTL and the parsed OVATION grid for 5 minutes.
         // ConditionsMemo keeps each district file for the TTL, so every pass shares one request per file.
         .target(name: "Caltrans", dependencies: ["ConditionsKit", "ConditionsPass", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"],
                 path: "Plugins/Caltrans/Sources", exclude: ["Resources/SOURCES.md"],
                 resources: [.embedInCode("Resources/passes.json"), .embedInCode("Resources/california-outline.json"), .embedInCode("sample.json")]),
-        .target(name: "SpaceWeather", dependencies: ["ConditionsKit", "ConditionsHelpers", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
+        .target(name: "SpaceWeather", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsHelpers", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo"], path: "Plugins/SpaceWeather/Sources", resources: [.embedInCode("sample.json")]),
 
         // MARK: Tests
         .target(name: "LoopbackServer", path: "Tests/Support/LoopbackServer", exclude: ["README.md"]),
@@ -314,7 +318,7 @@ let package = Package(
         .testTarget(name: "ConditionsTextTests", dependencies: ["ConditionsText"]),
         .testTarget(name: "ConditionsKitTestingTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "ConditionsJSON", "ConditionsMemo"]),
         .testTarget(name: "ConditionsFiguresTests", dependencies: ["ConditionsFigures"]),
-        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsFigures", "ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
+        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsEntities", "ConditionsFigures", "ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "TestSources", "HostTestSupport",
                                                             "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log"),
@@ -360,28 +364,28 @@ let package = Package(
         .testTarget(name: "ConditionsHTMLTests", dependencies: ["ConditionsHTML"], resources: [.copy("Resources")]),
         .testTarget(name: "FixturesTests", dependencies: ["Fixtures", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting"], path: "Plugins/Fixtures/Tests"),
         .testTarget(name: "AerisTests", dependencies: ["Aeris", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Aeris/Tests", exclude: ["Resources"]),
-        .testTarget(name: "WSDOTTests", dependencies: ["ConditionsFigures", "ConditionsPass", "WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
+        .testTarget(name: "WSDOTTests", dependencies: ["ConditionsEntities", "ConditionsFigures", "ConditionsPass", "WSDOT", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "WSDOTStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/WSDOT/Tests", exclude: ["Resources"]),
         .target(name: "WSDOTStandIn", path: "Plugins/WSDOT/StandIn"),
         .testTarget(name: "WSDOTEndToEndTests", dependencies: ["conditions", "ConditionsKit", "LoopbackServer", "TestHarness"], path: "Plugins/WSDOT/EndToEndTests"),
-        .testTarget(name: "AstronomyTests", dependencies: ["ConditionsFigures", "Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AstronomyTests", dependencies: ["ConditionsEntities", "ConditionsFigures", "Astronomy", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMoon", "ConditionsKitTesting", .product(name: "Logging", package: "swift-log")], path: "Plugins/Astronomy/Tests", exclude: ["Resources"]),
         .testTarget(name: "AstronomyEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "conditions", "TestHarness"], path: "Plugins/Astronomy/EndToEndTests"),
         .testTarget(name: "ExecTests", dependencies: ["Exec", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess", "ConditionsKitTesting"], path: "Plugins/Exec/Tests"),
         .testTarget(name: "ExecEndToEndTests", dependencies: ["conditions", "TestHarness"], path: "Plugins/Exec/EndToEndTests"),
         // NWS: its tests ask the stand-in for api.weather.gov (NWSStandIn) through libcurl.
-        .testTarget(name: "NWSTests", dependencies: ["ConditionsHelpers", "ConditionsFigures", "NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
+        .testTarget(name: "NWSTests", dependencies: ["ConditionsEntities", "ConditionsHelpers", "ConditionsFigures", "NWS", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting", "TestHarness", "NWSStandIn", .product(name: "Logging", package: "swift-log")], path: "Plugins/NWS/Tests", exclude: ["Resources"]),
         .target(name: "NWSStandIn", dependencies: ["LoopbackServer", "ConditionsText"], path: "Plugins/NWS/StandIn"),
         .testTarget(name: "NWSEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "NWSStandIn", "conditions", "LoopbackServer", "TestHarness", "ServeHarness"], path: "Plugins/NWS/EndToEndTests"),
-        .testTarget(name: "AvalancheTests", dependencies: ["ConditionsFigures", "Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
+        .testTarget(name: "AvalancheTests", dependencies: ["ConditionsEntities", "ConditionsFigures", "Avalanche", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Avalanche/Tests", exclude: ["Resources"]),
         .target(name: "AvalancheStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Avalanche/StandIn"),
         .testTarget(name: "AvalancheEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "AvalancheStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Avalanche/EndToEndTests"),
-        .testTarget(name: "CaltransTests", dependencies: ["Caltrans", "ConditionsPass", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting",
+        .testTarget(name: "CaltransTests", dependencies: ["ConditionsEntities", "Caltrans", "ConditionsPass", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting",
                                                           .product(name: "Crypto", package: "swift-crypto")], path: "Plugins/Caltrans/Tests", exclude: ["Resources"]),
         .target(name: "CaltransStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Caltrans/StandIn"),
         .testTarget(name: "CaltransEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "CaltransStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Caltrans/EndToEndTests"),
-        .testTarget(name: "SnowpackTests", dependencies: ["ConditionsFigures", "Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
+        .testTarget(name: "SnowpackTests", dependencies: ["ConditionsEntities", "ConditionsFigures", "Snowpack", "ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/Snowpack/Tests", exclude: ["Resources"]),
         .target(name: "SnowpackStandIn", dependencies: ["LoopbackServer"], path: "Plugins/Snowpack/StandIn"),
         .testTarget(name: "SnowpackEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "SnowpackStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/Snowpack/EndToEndTests"),
-        .testTarget(name: "SpaceWeatherTests", dependencies: ["SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),
+        .testTarget(name: "SpaceWeatherTests", dependencies: ["ConditionsEntities", "SpaceWeather", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "ConditionsHTTP", "ConditionsKitTesting"], path: "Plugins/SpaceWeather/Tests", exclude: ["Resources"]),
         .target(name: "SpaceWeatherStandIn", dependencies: ["LoopbackServer"], path: "Plugins/SpaceWeather/StandIn"),
         .testTarget(name: "SpaceWeatherEndToEndTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "SpaceWeatherStandIn", "conditions", "LoopbackServer", "TestHarness"], path: "Plugins/SpaceWeather/EndToEndTests"),
     ],

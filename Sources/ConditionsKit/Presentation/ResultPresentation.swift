@@ -1,3 +1,4 @@
+import ConditionsEntities
 import ConditionsJSON
 import Foundation
 
@@ -77,6 +78,10 @@ public protocol ResultPresentation: Sendable {
     /// kind's data), or nil when it is not news. Default: a notice of priority 3 whenever the
     /// change key changes (`Notice`).
     func notice(from previous: JSONValue, to current: JSONValue, context: PresentationContext) -> Notice?
+    /// `data` as Home Assistant entities, published by `serve` over MQTT. Like `render`, it
+    /// must degrade (an entity's state `.null`) on data it does not recognise. Default: one
+    /// sensor `state`, the first text line, with the data's members as its attributes.
+    func entities(_ data: JSONValue, context: PresentationContext) -> [Entity]
 }
 
 extension ResultPresentation {
