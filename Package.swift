@@ -109,6 +109,11 @@ let package = Package(
         // which opens libcurl.so.4 on the first call (docs/performance.md, scenario 1).
         .systemLibrary(name: "CCurl", providers: [.apt(["libcurl4-openssl-dev"])]),
         .target(name: "LazyLibcurl"),
+        // MQTT for `serve`'s Home Assistant devices: libmosquitto's headers (libmosquitto-dev), its
+        // functions defined by LazyMosquitto, which opens libmosquitto.so.1 on the first call.
+        .systemLibrary(name: "CMosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .target(name: "LazyMosquitto"),
+        .target(name: "ConditionsMQTT", dependencies: ["CMosquitto", "LazyMosquitto"], exclude: ["README.md"]),
         .target(name: "ConditionsHTTP", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "CCurl", "LazyLibcurl"], exclude: ["README.md"]),
         // Runs child programs (hooks, Exec programs, the page renderer): own process group, clean
         // signal state, deadline, output cap, no cooperative-pool thread waiting.
@@ -122,6 +127,7 @@ let package = Package(
             name: "ConditionsCore",
             dependencies: [
                 "ConditionsKit",
+                "ConditionsEntities",
                 "ConditionsJSON",
                 "ConditionsText",
                 "ConditionsMemo",
@@ -155,6 +161,8 @@ let package = Package(
             name: "ConditionsServer",
             dependencies: [
                 "ConditionsCore",
+                "ConditionsEntities",
+                "ConditionsMQTT",
                 "ConditionsKit",
                 "ConditionsFigures",
                 "ConditionsGeo",
@@ -219,6 +227,7 @@ let package = Package(
                 "ConditionsProcess",
                 "ConditionsServer",
                 "ConditionsMCP",
+                "ConditionsMQTT",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -85,6 +85,17 @@ struct API: Sendable {
                 fields.append(("database", "ready"))
             }
         }
+        // The broker is not on a request's path: the server stays ready without it, and says so.
+        if let connection = server.homeAssistant {
+            var mqtt: [(String, JSONValue)] = [("broker", .string(connection.broker.address))]
+            switch connection.status.current {
+            case .connected: mqtt.append(("connected", true))
+            case .connecting: mqtt += [("connected", false), ("reason", "connecting")]
+            case .unavailable(let why): mqtt += [("connected", false), ("reason", .string(why))]
+            }
+            mqtt.append(("publishing", .bool(connection.status.isPublisher)))
+            fields.append(("mqtt", .object(JSONObject(mqtt))))
+        }
         let body = JSONValue.object(JSONObject(fields))
         return Response(status: status, headers: [.contentType: "application/json", .cacheControl: "no-store"],
                         body: .init(byteBuffer: ByteBuffer(string: body.serialized() + "\n")))

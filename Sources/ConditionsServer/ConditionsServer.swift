@@ -33,6 +33,11 @@ package struct ConditionsServer: Sendable {
     let fleet: FleetDatabase?
     /// Sends the notify rules' notices; nil when the config has no rules.
     package var notifier: Notifier?
+    /// The broker the `mqtt` section's Home Assistant devices are published to
+    /// (`HomeAssistantPublisher`), and the connection's status for `/readyz`; nil without one.
+    package var homeAssistant: HomeAssistantConnection?
+    /// Where changes recorded by this process, or by another replica, are heard.
+    let changeFeeds: [any ChangeFeed]
 
     /// A server over `runtime`, with the on-disk cache of `cachePolicy` behind its memory,
     /// recording in `history`; with `fleet`, the database replicas share, asked for an upstream
@@ -54,6 +59,7 @@ package struct ConditionsServer: Sendable {
         // A fleet announces every change any replica stores, this one's included (read once:
         // the hub sends a change to a stream only if it is newer than what that stream showed).
         let feeds: [any ChangeFeed] = (history.map { [$0.changes] } ?? []) + (fleet.map { [$0] } ?? []) + changeFeeds
+        self.changeFeeds = feeds
         self.events = EventHub(coordinator: coordinator, history: history, feeds: feeds, metrics: metrics, logger: logger)
     }
 
@@ -68,7 +74,8 @@ package struct ConditionsServer: Sendable {
         let fleetService: [ServiceGroupConfiguration.ServiceConfiguration] = fleet.map { [.init(service: FleetService(fleet: $0))] } ?? []
         let group = ServiceGroup(configuration: .init(
             services: fleetService + [.init(service: app), .init(service: events)]
-                + (notifier.map { [.init(service: NoticePollers(notifier: $0, server: self))] } ?? []),
+                + (notifier.map { [.init(service: NoticePollers(notifier: $0, server: self))] } ?? [])
+                + (homeAssistant.map { [.init(service: HomeAssistantPublisher(connection: $0, server: self))] } ?? []),
             gracefulShutdownSignals: [.sigterm, .sigint],
             cancellationSignals: [],
             logger: logger).withShutdownGrace(settings.shutdownGrace))

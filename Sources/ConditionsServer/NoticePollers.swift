@@ -98,9 +98,7 @@ package struct NoticePollers: Service {
            let result = try? JSONValue.parse(Data(last.resultText.utf8)) {
             previous = result["data"]
         }
-        let every = interval(of: urn)
-        while !Task.isCancelled {
-            let answer = await coordinator.resolve(urn)
+        await URNPoller(coordinator: coordinator).poll(urn, every: interval(of: urn)) { answer in
             if case .success(_, _, _, let data, _) = answer.record.outcome {
                 if let before = previous {
                     let presentation = catalog.presentation(for: answer.record.kind)
@@ -120,7 +118,6 @@ package struct NoticePollers: Service {
                 }
                 previous = data
             }
-            try? await Task.sleep(for: .seconds(every))
         }
     }
 }

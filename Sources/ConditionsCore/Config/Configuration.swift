@@ -168,10 +168,12 @@ package struct Configuration {
     package var history = HistorySettings()
     /// The `notify` settings: targets, rules, quiet hours.
     package var notify = NotifySettings()
+    /// The `mqtt` settings: Home Assistant devices `serve` publishes; nil without the section.
+    package var mqtt: MQTTSettings?
 
     var directory: URL { file.deletingLastPathComponent() }
 
-    static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard", "history", "notify"]
+    static let topLevelKeys = ["location", "places", "sources", "routes", "profiles", "report", "http", "cache", "serve", "dashboard", "history", "notify", "mqtt"]
 
     /// Reads the shape of `file.root` under `profile`, collecting every problem rather than
     /// stopping at the first: each section has its reader, which records its problems under
@@ -193,11 +195,15 @@ package struct Configuration {
         let dashboard = readDashboard(root["dashboard"], directory: directory, problems: &problems)
         let history = readHistory(root["history"], directory: directory, problems: &problems)
         let notify = readNotify(root["notify"], directory: directory, problems: &problems)
+        let mqtt = readMQTT(root["mqtt"], directory: directory, problems: &problems)
+        if let mqtt, mqtt.urns == nil, report.isEmpty {
+            problems.append("mqtt.urns: missing, and the config has no report list to publish; list the URNs")
+        }
 
         guard problems.isEmpty else { throw ConfigurationError(problems: problems.map { "\(file.name): \($0)" }) }
         return Configuration(file: file.url, isBuiltIn: file.isBuiltIn, profile: requested, place: place, places: places, instances: instances,
                              routes: routes.sorted { $0.scheme < $1.scheme }, report: report, http: defaults, cache: cache, serve: serve,
-                             dashboard: dashboard, history: history, notify: notify)
+                             dashboard: dashboard, history: history, notify: notify, mqtt: mqtt)
     }
 
     /// `root` with the `requested` profile's overlay merged in (profiles are named overlays,

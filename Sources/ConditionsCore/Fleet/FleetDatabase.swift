@@ -152,6 +152,24 @@ package final class FleetDatabase: SharedDocuments, ChangeFeed {
         } ?? false
     }
 
+    /// Takes the lease on `key` for `seconds`, or extends it when this replica holds it: true
+    /// when this replica holds it now, false when another does, nil when the database does not
+    /// answer (a long-lived role, as publishing to Home Assistant: renewed while alive).
+    package func hold(_ key: String, for seconds: Double) async -> Bool? {
+        guard isUsable else { return nil }
+        return await bounded { [client, logger, holder] in
+            let rows = try await client.query("""
+                INSERT INTO fleet_leases (key, holder, expires_at)
+                     VALUES (\(key), \(holder), now() + make_interval(secs => \(seconds)))
+                ON CONFLICT (key) DO UPDATE SET holder = EXCLUDED.holder, expires_at = EXCLUDED.expires_at
+                      WHERE fleet_leases.expires_at < now() OR fleet_leases.holder = EXCLUDED.holder
+                RETURNING holder
+                """, logger: logger)
+            for try await _ in rows { return true }
+            return false
+        }
+    }
+
     /// Extends this replica's lease on `key` to `seconds` from now (by the database's clock).
     package func renew(_ key: String, for seconds: Double) async {
         guard isUsable else { return }

@@ -47,6 +47,8 @@ package struct Runtime: Sendable {
         package var history = Configuration.HistorySettings()
         /// The `notify` settings, `${ENV}` unexpanded.
         package var notify = NotifySettings()
+        /// The `mqtt` settings (Home Assistant devices), the password unexpanded; nil: none.
+        package var mqtt: MQTTSettings?
 
         /// The schemes routed to instance `id`, each once, in scheme order.
         package func schemes(of id: String) -> [String] {
@@ -134,7 +136,7 @@ package struct Runtime: Sendable {
             file: configuration.file, isBuiltIn: configuration.isBuiltIn, profile: configuration.profile, place: configuration.place,
             places: configuration.places, routes: configuration.routes,
             report: configuration.report, cache: configuration.cache, serve: configuration.serve, dashboard: configuration.dashboard,
-            history: configuration.history, notify: configuration.notify)
+            history: configuration.history, notify: configuration.notify, mqtt: configuration.mqtt)
     }
 
     /// A runtime over instances made elsewhere (tests' own sources), routed by `routes`.

@@ -71,6 +71,7 @@ struct ServeCommand: AsyncParsableCommand {
                                         cachePolicy: try cache.policy(runtime: runtime, environment: global.environment), logger: logger,
                                         history: recorder, fleet: fleet)
             made.notifier = try await NotifySetup.notifier(runtime: runtime, recorder: recorder, environment: global.environment, logger: logger)
+            made.homeAssistant = try HomeAssistantSetup.connection(runtime: runtime, environment: global.environment)
             server = made
         } catch let error as ConfigurationError {
             throw Failure.configuration(error)
@@ -78,6 +79,10 @@ struct ServeCommand: AsyncParsableCommand {
         DescriptorLimit.raise(logger: logger)
         do {
             try await server.run { address in write("conditions: listening on http://\(address)\n", to: .standardError) }
+        } catch let refused as HomeAssistantPublisher.Refused {
+            // The broker refused the credentials before ever accepting them: exit 2, one line.
+            SupervisedProcess.terminateAll()
+            throw Failure.usage(LogSetup.redact(refused.description))
         } catch {
             throw Failure.usage("serve: \(LogSetup.redact(String(describing: error)))")
         }

@@ -1,0 +1,6 @@
+#ifndef CONDITIONS_CMOSQUITTO_SHIM_H
+#define CONDITIONS_CMOSQUITTO_SHIM_H
+
+#include <mosquitto.h>
+
+#endif
