@@ -128,6 +128,7 @@ let package = Package(
             dependencies: [
                 "ConditionsKit",
                 "ConditionsEntities",
+                "ConditionsMQTT",
                 "ConditionsJSON",
                 "ConditionsText",
                 "ConditionsMemo",

@@ -60,6 +60,7 @@ package struct Doctor {
         }
         findings += await modules()
         findings += await notifyTargets(http: base(HTTPLimits(connectTimeout: min(10, timeout), timeout: timeout)))
+        findings += await mqttBroker(timeout: min(10, timeout))
         findings += folders()
         findings.append(Self.clock(dates.observed))
         return findings

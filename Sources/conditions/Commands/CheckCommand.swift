@@ -54,6 +54,17 @@ struct CheckCommand: AsyncParsableCommand {
                 }
             }
         }
+        // The MQTT password resolves, and each URN published to Home Assistant routes.
+        if let mqtt = runtime.configuration.mqtt {
+            do { _ = try mqtt.resolvePassword(environment: global.environment) } catch {
+                problems += error.problems.map { "\(runtime.configuration.name): \($0)" }
+            }
+            for (index, text) in (mqtt.urns ?? []).enumerated() {
+                do { _ = try runtime.router.match(URN(text)) } catch {
+                    problems.append("\(runtime.configuration.name): mqtt.urns[\(index)]: \(error.description)")
+                }
+            }
+        }
         guard problems.isEmpty else { throw Failure.configuration(ConfigurationError(problems: problems)) }
         let summary = runtime.configuration
         let chained = runtime.router.routes.count { $0.handler.all.contains { $0.links.count > 1 } }
@@ -64,6 +75,7 @@ struct CheckCommand: AsyncParsableCommand {
               + (kinds.isEmpty ? "" : " (\(kinds.joined(separator: ", ")))") + (places > 0 ? ", \(places) places" : "")
               + ", \(summary.report.count) report URNs"
               + (notify.isEmpty ? "" : ", \(notify.targets.count) notify target\(notify.targets.count == 1 ? "" : "s") and \(notify.rules.count) rule\(notify.rules.count == 1 ? "" : "s")")
+              + (summary.mqtt.map { ", \($0.urns(report: summary.report).count) Home Assistant device(s) on \($0.address)" } ?? "")
               + "\n", to: .standardOutput)
     }
 }
