@@ -56,7 +56,7 @@ import Testing
     }
 
     @Test func theShippedConfigPublishesADevicePerReportURNAndAPassClosingTurnsClosedOn() async throws {
-        let broker = try await MosquittoBroker(authenticated: true)
+        try await MosquittoBroker.with(authenticated: true) { broker in
         let recorder = try await MQTTRecorder(broker)
         defer { recorder.stop() }
         let dir = try Self.shippedConfig(mqtt: #"{"url": "\#(broker.url)", "username": "conditions", "password": "${MQTT_PASSWORD}", "every": "1s", "replica": "shipped"}"#)
@@ -101,6 +101,6 @@ import Testing
             #expect(await Self.eventually { recorder.messages(on: availability).last?.payload == "offline" })
         }
         #expect(ended.status == 128 + SIGKILL, "\(ended.stderr)")
-        await broker.stop()
+        }
     }
 }

@@ -54,7 +54,7 @@ package final class MosquittoBroker: Sendable {
     /// Starts the broker and returns once it accepts connections (its log says "running").
     package func start() async throws {
         let log = folder.appendingPathComponent("log-\(UUID().uuidString.prefix(6)).txt")
-        FileManager.default.createFile(atPath: log.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: log.path, contents: nil)
         let handle = try FileHandle(forWritingTo: log)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/sbin/mosquitto")
@@ -76,11 +76,26 @@ package final class MosquittoBroker: Sendable {
         }
     }
 
-    /// Stops the broker (SIGTERM, or SIGKILL with `kill`) and waits for it to exit.
-    package func halt(kill: Bool = false) async {
+    /// Stops the broker, as a crash would, and waits for it to exit. SIGKILL: a child started
+    /// by Foundation's `Process` from a thread of the test's pool inherits that thread's signal
+    /// mask, in which SIGTERM is blocked, so a SIGTERM would stay pending for ever.
+    package func halt() async {
         guard let process = process.withLock({ value -> Process? in defer { value = nil }; return value }) else { return }
-        if kill { Foundation.kill(process.processIdentifier, SIGKILL) } else { process.terminate() }
+        kill(process.processIdentifier, SIGKILL)
         while process.isRunning { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+
+    /// A broker for `body`, stopped and removed however the body ends.
+    package static func with<T>(authenticated: Bool = false, tls: Bool = false, _ body: (MosquittoBroker) async throws -> T) async throws -> T {
+        let broker = try await MosquittoBroker(authenticated: authenticated, tls: tls)
+        do {
+            let result = try await body(broker)
+            await broker.stop()
+            return result
+        } catch {
+            await broker.stop()
+            throw error
+        }
     }
 
     /// Stops and starts the broker on the same port; retained messages are gone (no persistence).
