@@ -103,4 +103,138 @@ import Testing
         #expect(ended.status == 128 + SIGKILL, "\(ended.stderr)")
         }
     }
+
+    /// A config answering `moon:` and `phases:` from the Astronomy module, publishing `urns`.
+    static func moonConfig(_ broker: MosquittoBroker, urns: [String], replica: String = "one", extra: String = "") throws -> URL {
+        let list = urns.map { "\"\($0)\"" }.joined(separator: ", ")
+        let credentials = broker.tls ? #""cafile": "\#(broker.caFile.path)""# : #""username": "conditions", "password": "${MQTT_PASSWORD}""#
+        return try Upstream.config(sources: #""sky": {"module": "Astronomy"}"#, routes: #""moon": "sky", "phases": "sky""#,
+                                   extra: #", "mqtt": {"url": "\#(broker.url)", \#(credentials), "every": "1s", "replica": "\#(replica)", "urns": [\#(list)]}\#(extra)"#)
+    }
+
+    static func config(_ urn: String) -> String { "homeassistant/device/\(objectID(urn))/config" }
+    static func state(_ urn: String) -> String { "conditions/\(objectID(urn))/state" }
+
+    @Test func homeAssistantsBirthABrokerRestartAndAURNRemoved() async throws {
+        try await MosquittoBroker.with(authenticated: true) { broker in
+            let recorder = try await MQTTRecorder(broker)
+            defer { recorder.stop() }
+            let dir = try Self.moonConfig(broker, urns: ["moon:now", "phases:3"])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let environment = ["MQTT_PASSWORD": broker.password]
+            let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0", "-v"], in: dir, environment: environment) { server in
+                #expect(await Self.eventually { recorder.last(on: Self.config("phases:3")) != nil && recorder.last(on: Self.state("moon:now")) != nil })
+                let ready = try Upstream.json(try await server.request("/readyz").body)
+                let mqtt = try #require(ready["mqtt"] as? [String: Any])
+                #expect(mqtt["connected"] as? Bool == true && mqtt["publishing"] as? Bool == true, "\(ready)")
+
+                // HA restarted: its birth message asks for discovery again.
+                let before = recorder.messages(on: Self.config("moon:now")).count
+                try await Self.publish(broker, "homeassistant/status", "online")
+                #expect(await Self.eventually { recorder.messages(on: Self.config("moon:now")).count > before })
+
+                // The broker restarted (its retained messages lost): discovery, states and
+                // availability come back once the server has reconnected.
+                let seen = recorder.messages.count
+                try await broker.restart()
+                #expect(await Self.eventually {
+                    let after = recorder.messages.dropFirst(seen)
+                    return [Self.config("moon:now"), Self.config("phases:3"), Self.state("moon:now"), "conditions/availability/one"]
+                        .allSatisfy { topic in after.contains { $0.topic == topic && !$0.payload.isEmpty } }
+                }, "\(recorder.messages.dropFirst(seen).map(\.topic))")
+                #expect(recorder.messages(on: "conditions/availability/one").last?.payload == "online")
+                #expect(server.stderrSoFar().contains("connected to \(broker.url) again"), "\(server.stderrSoFar())")
+            }
+            #expect(ended.status == 0, "\(ended.stderr)")
+            // A clean stop says offline itself.
+            #expect(recorder.messages(on: "conditions/availability/one").last?.payload == "offline")
+
+            // phases:3 no longer configured: the next start clears its discovery and state.
+            let fewer = try Self.moonConfig(broker, urns: ["moon:now"])
+            try FileManager.default.copyItem(at: fewer.appendingPathComponent("sources.json"), to: dir.appendingPathComponent("sources-fewer.json"))
+            try? FileManager.default.removeItem(at: fewer)
+            let again = try await ServeProcess.with(["--listen", "127.0.0.1:0", "-v", "--config", "sources-fewer.json"], in: dir, environment: environment) { _ in
+                #expect(await Self.eventually { recorder.messages(on: Self.config("phases:3")).last?.payload == "" },
+                        "\(recorder.messages(on: Self.config("phases:3")).map(\.payload.count))")
+                #expect(await Self.eventually { recorder.messages(on: Self.state("phases:3")).last?.payload == "" })
+                #expect(recorder.last(on: Self.config("moon:now")) != nil, "the configured device stays")
+            }
+            #expect(again.status == 0, "\(again.stderr)")
+            #expect(again.stderr.contains("removed phases:3 from Home Assistant"), "\(again.stderr)")
+        }
+    }
+
+    @Test func aWrongPasswordIsOneLineAndExit2() async throws {
+        try await MosquittoBroker.with(authenticated: true) { broker in
+            let dir = try Self.moonConfig(broker, urns: ["moon:now"])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let out = try await CLI.run(["serve", "--listen", "127.0.0.1:0", "--config", dir.appendingPathComponent("sources.json").path],
+                                        in: dir, environment: ["MQTT_PASSWORD": "not-" + broker.password], timeout: 60)
+            #expect(out.status == 2, "\(out.stderr)")
+            let lines = out.stderr.split(separator: "\n").filter { $0.hasPrefix("conditions: ") && !$0.contains("listening on") }
+            #expect(lines.count == 1, "\(out.stderr)")
+            #expect(lines.first?.contains("\(broker.url) refused the connection: ") == true, "\(out.stderr)")
+            #expect(!out.stderr.contains(broker.password), "the password never shows")
+        }
+    }
+
+    @Test func overTLSWithTheBrokersCAAndNotWithAnother() async throws {
+        try await MosquittoBroker.with(tls: true) { broker in
+            let recorder = try await MQTTRecorder(broker)
+            defer { recorder.stop() }
+            let dir = try Self.moonConfig(broker, urns: ["moon:now"])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { _ in
+                #expect(await Self.eventually { recorder.last(on: Self.state("moon:now")) != nil })
+            }
+            #expect(ended.status == 0, "\(ended.stderr)")
+
+            // A CA that did not sign the broker's certificate: the server runs, retries, and
+            // /readyz and doctor say why.
+            var text = try String(contentsOf: dir.appendingPathComponent("sources.json"), encoding: .utf8)
+            text = text.replacingOccurrences(of: broker.caFile.path, with: broker.otherCAFile.path)
+            try text.write(to: dir.appendingPathComponent("sources.json"), atomically: true, encoding: .utf8)
+            let other = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
+                #expect(await Self.eventually {
+                    let ready = (try? Upstream.json(try await server.request("/readyz").body)) ?? [:]
+                    let mqtt = ready["mqtt"] as? [String: Any]
+                    return mqtt?["connected"] as? Bool == false && (mqtt?["reason"] as? String ?? "connecting") != "connecting"
+                })
+            }
+            #expect(other.status == 0, "\(other.stderr)")
+            let doctor = try await CLI.run(["doctor", "--config", dir.appendingPathComponent("sources.json").path], in: dir, timeout: 60)
+            #expect(doctor.status != 0)
+            #expect(doctor.stdout.contains("mqtt → \(broker.url)"), "\(doctor.stdout)")
+        }
+    }
+
+    @Test func aBrokerDownAtStartIsRetriedAndSaidSo() async throws {
+        try await MosquittoBroker.with(authenticated: true) { broker in
+            await broker.halt()
+            let dir = try Self.moonConfig(broker, urns: ["moon:now"])
+            defer { try? FileManager.default.removeItem(at: dir) }
+            let environment = ["MQTT_PASSWORD": broker.password]
+            let doctor = try await CLI.run(["doctor", "--config", dir.appendingPathComponent("sources.json").path], in: dir,
+                                           environment: environment, timeout: 60)
+            #expect(doctor.status != 0 && doctor.stdout.contains("mqtt → \(broker.url)"), "\(doctor.stdout)")
+            let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: environment) { server in
+                #expect(await Self.eventually {
+                    let ready = (try? Upstream.json(try await server.request("/readyz").body)) ?? [:]
+                    return (ready["mqtt"] as? [String: Any])?["connected"] as? Bool == false && ready["ready"] as? Bool == true
+                })
+                try await broker.start()
+                let recorder = try await MQTTRecorder(broker)
+                defer { recorder.stop() }
+                #expect(await Self.eventually { recorder.last(on: Self.state("moon:now")) != nil })
+                #expect(await Self.eventually {
+                    let ready = (try? Upstream.json(try await server.request("/readyz").body)) ?? [:]
+                    return (ready["mqtt"] as? [String: Any])?["connected"] as? Bool == true
+                })
+            }
+            #expect(ended.status == 0, "\(ended.stderr)")
+            let connected = try await CLI.run(["doctor", "--config", dir.appendingPathComponent("sources.json").path], in: dir,
+                                              environment: environment, timeout: 60)
+            #expect(connected.stdout.contains("connected as conditions"), "\(connected.stdout)")
+        }
+    }
 }

@@ -14,7 +14,7 @@ import ServiceLifecycle
 /// Availability: this replica's topic says `online` while connected and `offline` as the
 /// broker's last will, so a killed server leaves every entity unavailable. In a fleet every
 /// replica polls and keeps the states, but one publishes (a lease in PostgreSQL, renewed every
-/// few seconds; another takes over within `leaseSeconds` of its death); each replica has its own
+/// few seconds; another takes over within 1.2 × `leaseSeconds` of its death); each replica has its own
 /// availability topic, all listed in discovery with `availability_mode: any`.
 package struct HomeAssistantPublisher: Service {
     /// The broker refused the connection before it was ever accepted (bad credentials, not
@@ -23,7 +23,9 @@ package struct HomeAssistantPublisher: Service {
         package let description: String
     }
 
-    static let leaseSeconds: Double = 15
+    /// How long the publishing replica's lease lasts without renewal; the others look every
+    /// fifth of it, so a dead publisher is replaced within 1.2 times this.
+    static let leaseSeconds: Double = 10
 
     let settings: MQTTSettings
     let broker: MQTTBroker
@@ -133,8 +135,10 @@ package struct HomeAssistantPublisher: Service {
         let presentation = catalog.presentation(for: answer.record.kind)
         let entities = presentation.entities(data, context: context)
         let title = presentation.card(data, context: context).title
+        // Three polls, and never under a minute: a fleet's takeover (up to 12 s) must not expire
+        // the states the last publisher left.
         let description = HomeAssistantDevice.Description(name: title.isEmpty ? device.urn : title, entities: entities,
-                                                          expireAfter: Int((every * 3).rounded(.up)))
+                                                          expireAfter: max(60, Int((every * 3).rounded(.up))))
         await state.answered(device, description: description,
                              state: HomeAssistantDevice.state(entities, urn: device.urn, fetchedAt: fetchedAt))
     }
@@ -149,14 +153,14 @@ package struct HomeAssistantPublisher: Service {
         }
     }
 
-    /// In a fleet: hold the publishing lease while alive (renewed three times per lease), or
+    /// In a fleet: hold the publishing lease while alive (renewed five times per lease), or
     /// wait for it. A database that does not answer keeps the role as it was: two replicas
     /// publishing the same retained states for a while is harmless, none publishing is not.
     func lead(_ fleet: FleetDatabase, _ state: HomeAssistantDevices) async {
         let key = "mqtt:\(settings.discoveryPrefix):\(settings.baseTopic)"
         while !Task.isCancelled {
             if let holds = await fleet.hold(key, for: Self.leaseSeconds) { await state.setPublisher(holds) }
-            try? await Task.sleep(for: .seconds(Self.leaseSeconds / 3))
+            try? await Task.sleep(for: .seconds(Self.leaseSeconds / 5))
         }
     }
 }
