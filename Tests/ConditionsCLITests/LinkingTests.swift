@@ -31,6 +31,26 @@ struct LinkingTests {
         #expect(defined.stdout.contains(" T curl_easy_setopt"), "LazyLibcurl's definitions are linked in")
     }
 
+    /// libmosquitto is opened only when `serve` publishes to Home Assistant (LazyMosquitto): the
+    /// loader never lists it, every mosquitto function the program calls is its own, and a local
+    /// answer runs without it mapped.
+    @Test func libmosquittoIsOpenedOnlyWhenUsed() async throws {
+        let loaded = try await CLI.run(["--version"], environment: ["LD_TRACE_LOADED_OBJECTS": "1"])
+        #expect(!loaded.stdout.contains("mosquitto"), "\(loaded.stdout)")
+        let symbols = try await CLI.runProgram(URL(fileURLWithPath: "/usr/bin/nm"), ["-D", "--undefined-only", CLI.binary.path],
+                                               in: CLI.packageRoot, environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
+        #expect(symbols.stdout.contains("GLIBC"), "nm lists the binary's undefined symbols")
+        #expect(!symbols.stdout.contains("mosquitto_"), "left to the loader: \(symbols.stdoutLines.filter { $0.contains("mosquitto_") })")
+        let defined = try await CLI.runProgram(URL(fileURLWithPath: "/usr/bin/nm"), ["--defined-only", CLI.binary.path],
+                                               in: CLI.packageRoot, environment: ["PATH": "/usr/bin:/bin"], timeout: 60)
+        #expect(defined.stdout.contains(" T mosquitto_publish"), "LazyMosquitto's definitions are linked in")
+        // LD_DEBUG=files names every library the loader opens, dlopen included.
+        let answer = try await CLI.run(["moon:now", "--format", "json"], environment: ["LD_DEBUG": "files"])
+        #expect(answer.status == 0, "\(answer.stderr)")
+        #expect(answer.stderr.contains("libxml2"), "LD_DEBUG lists what is opened")
+        #expect(!answer.stderr.contains("libmosquitto"), "a local answer never opens libmosquitto")
+    }
+
     /// SwiftNIO and Hummingbird are linked statically, so no loader lists them: look for their
     /// mangled module names (`7NIOCore`, `11Hummingbird`), which every symbol and type
     /// reference of theirs carries, in the binary itself.

@@ -4,7 +4,7 @@ import Testing
 
 /// `scripts/package` (what `scripts/dev package` runs on the release build), here on the debug
 /// build: the .deb holds the program, its man page, completions, recordings, unit and conffile,
-/// depends on what it links plus libcurl4, and lintian finds no error in it; the tarball is a
+/// depends on what it links plus libcurl4 and libmosquitto1, and lintian finds no error in it; the tarball is a
 /// tree that answers from anywhere. The real round trip (apt-get install, answer, purge) is
 /// `scripts/dev package --install-test`.
 @Suite struct PackageTests {
@@ -41,8 +41,8 @@ import Testing
         }
         #expect(field("Package") == "conditions" && field("Version") == "0.1.0-1" && field("Architecture") == "amd64")
         let depends = try #require(field("Depends"))
-        for library in ["libc6", "libxml2", "libcurl4"] { #expect(depends.contains(library), "Depends: \(depends)") }
-        #expect(depends.hasSuffix("libcurl4"), "added by hand: LazyLibcurl opens it on first use")
+        for library in ["libc6", "libxml2", "libcurl4", "libmosquitto1"] { #expect(depends.contains(library), "Depends: \(depends)") }
+        #expect(depends.hasSuffix("libcurl4, libmosquitto1"), "added by hand: LazyLibcurl and LazyMosquitto open them on first use")
         #expect(field("Recommends") == "chromium-headless-shell")
         let conffiles = try await run("/usr/bin/dpkg-deb", ["--info", deb.path, "conffiles"], in: folder)
         #expect(conffiles.stdout == "/etc/conditions/sources.json\n")
