@@ -36,13 +36,3 @@ public struct Notice: Sendable, Equatable {
         self.image = image
     }
 }
-
-extension ResultPresentation {
-    /// When the change key changes: a notice of priority 3 titled with the URN and its new
-    /// status, the text as its body. Modules say better what is news (a pass closing).
-    public func notice(from previous: JSONValue, to current: JSONValue, context: PresentationContext) -> Notice? {
-        let after = changeKey(current)
-        guard changeKey(previous) != after else { return nil }
-        return Notice(title: "\(context.urn): \(after.status)", body: render(current, context: context).joined(separator: "\n"), priority: .normal)
-    }
-}

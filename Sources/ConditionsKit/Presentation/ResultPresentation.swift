@@ -8,13 +8,10 @@ import Foundation
 public struct ResultKind: RawRepresentable, Hashable, Sendable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The kind's name: `pass`, `moon`, `tide`.
     public let rawValue: String
-
     /// A kind named `rawValue`; by convention the URN scheme of the routes that produce it.
     public init(rawValue: String) { self.rawValue = rawValue }
-
     /// A kind written as a literal: `"tide"`.
     public init(stringLiteral value: String) { self.init(rawValue: value) }
-
     /// The kind's name.
     public var description: String { rawValue }
 }
@@ -78,9 +75,8 @@ public protocol ResultPresentation: Sendable {
     /// kind's data), or nil when it is not news. Default: a notice of priority 3 whenever the
     /// change key changes (`Notice`).
     func notice(from previous: JSONValue, to current: JSONValue, context: PresentationContext) -> Notice?
-    /// `data` as Home Assistant entities, published by `serve` over MQTT. Like `render`, it
-    /// must degrade (an entity's state `.null`) on data it does not recognise. Default: one
-    /// sensor `state`, the first text line, with the data's members as its attributes.
+    /// `data` as Home Assistant entities (`serve` publishes them over MQTT); like `render`, it
+    /// degrades (a state `.null`), never traps. Default: a sensor of the first text line.
     func entities(_ data: JSONValue, context: PresentationContext) -> [Entity]
 }
 
@@ -92,9 +88,24 @@ extension ResultPresentation {
 
     /// No map.
     public var map: MapLayer? { nil }
-
     /// No history under the card.
     public var showsHistory: Bool { false }
+
+    /// When the change key changes: a notice of priority 3 titled with the URN and its new
+    /// status, the text as its body. Modules say better what is news (a pass closing).
+    public func notice(from previous: JSONValue, to current: JSONValue, context: PresentationContext) -> Notice? {
+        let after = changeKey(current)
+        guard changeKey(previous) != after else { return nil }
+        return Notice(title: "\(context.urn): \(after.status)", body: render(current, context: context).joined(separator: "\n"), priority: .normal)
+    }
+
+    /// One sensor, `state`: the first plain text line (HA keeps 255 characters of a state), the
+    /// data's members its attributes.
+    public func entities(_ data: JSONValue, context: PresentationContext) -> [Entity] {
+        let line = render(data, context: context).first.map { String($0.prefix(255)) }
+        let attributes = data.objectValue.map { Dictionary($0.map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }) } ?? [:]
+        return [.sensor("state", name: "State", state: line.map(JSONValue.string) ?? .null, attributes: attributes)]
+    }
 }
 
 /// The host's services a presentation renders with: terminal styling, local time formatting
@@ -150,10 +161,8 @@ public struct TextStyle: Sendable {
 
     /// A style writing escapes when `enabled`.
     public init(enabled: Bool) { self.enabled = enabled }
-
     /// No escapes: plain text.
     public static let plain = TextStyle(enabled: false)
-
     /// Bold.
     public func bold(_ text: String) -> String { wrap(text, "1") }
     /// Dim (labels, secondary text).
