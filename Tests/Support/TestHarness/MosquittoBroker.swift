@@ -63,6 +63,8 @@ package final class MosquittoBroker: Sendable {
         process.standardError = handle
         process.standardInput = FileHandle.nullDevice
         try process.run()
+        // The broker has its own copy; the test process keeps no descriptor of it.
+        try? handle.close()
         self.process.withLock { $0 = process }
         // mosquitto writes "running" once its listeners are open.
         let deadline = Date().addingTimeInterval(60)
