@@ -182,12 +182,17 @@ import Testing
         try await MosquittoBroker.with(tls: true) { broker in
             let recorder = try await MQTTRecorder(broker)
             defer { recorder.stop() }
-            let dir = try Self.moonConfig(broker, urns: ["moon:now"])
+            let dir = try Self.moonConfig(broker, urns: ["moon:now", "moon:garbage"])
             defer { try? FileManager.default.removeItem(at: dir) }
-            let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { _ in
+            let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir) { server in
                 #expect(await Self.eventually { recorder.last(on: Self.state("moon:now")) != nil })
+                // A URN that does not answer is said once, and its device waits for an answer.
+                #expect(await Self.eventually { server.stderrSoFar().contains("mqtt: moon:garbage: ") })
             }
             #expect(ended.status == 0, "\(ended.stderr)")
+            #expect(ended.stderr.components(separatedBy: "mqtt: moon:garbage: ").count == 2, "once, not every poll: \(ended.stderr)")
+            #expect(ended.stderr.contains("its device is not published until it answers"))
+            #expect(recorder.messages(on: Self.config("moon:garbage")).isEmpty)
 
             // A CA that did not sign the broker's certificate: the server runs, retries, and
             // /readyz and doctor say why.

@@ -27,6 +27,8 @@ actor HomeAssistantDevices {
     /// Retained discovery messages seen on the broker, by topic (cleared ones removed).
     private var found: [String: JSONValue] = [:]
     private var isConnected = false
+    /// Why each device without a fresh answer has none, as last said.
+    private var unanswered: [String: String] = [:]
     private var publisher: Bool
 
     init(settings: MQTTSettings, devices: [HomeAssistantDevice], client: MQTTClient, version: String, status: MQTTStatus, publisher: Bool,
@@ -61,9 +63,19 @@ actor HomeAssistantDevices {
 
     /// A device's new answer: its entities (for discovery) and state.
     func answered(_ device: HomeAssistantDevice, description: HomeAssistantDevice.Description, state: JSONValue) {
+        if unanswered.removeValue(forKey: device.objectID) != nil { logger.info("mqtt: \(device.urn) is answered again") }
         described[device.objectID] = description
         states[device.objectID] = state
         publish(device)
+    }
+
+    /// No fresh answer for a device: nothing is published (HA shows its entities unavailable
+    /// once the last state expires); said once per reason, not every poll.
+    func unanswered(_ device: HomeAssistantDevice, why: String) {
+        guard unanswered[device.objectID] != why else { return }
+        unanswered[device.objectID] = why
+        let shown = described[device.objectID] == nil ? "its device is not published until it answers" : "its last state stands until it expires"
+        logger.warning("mqtt: \(device.urn): \(why); \(shown)")
     }
 
     /// A message on a subscribed topic.

@@ -127,7 +127,16 @@ package struct HomeAssistantPublisher: Service {
     }
 
     func publish(_ answer: ResultCoordinator.Answer, device: HomeAssistantDevice, every: Double, _ state: HomeAssistantDevices) async {
-        guard case .success(_, _, let fetchedAt, let data, let staleAge) = answer.record.outcome, staleAge == nil else { return }
+        let fetchedAt: Date, data: JSONValue
+        switch answer.record.outcome {
+        case .success(_, _, let at, let value, nil):
+            fetchedAt = at
+            data = value
+        case .success(_, _, _, _, .some(let age)):
+            return await state.unanswered(device, why: "only a stale answer (\(Int(age)) s old)")
+        case .failure(_, let message, _):
+            return await state.unanswered(device, why: message)
+        }
         let catalog = server.runtime.catalog
         let place = server.runtime.configuration.place
         let context = TextRenderer(catalog: catalog, style: .plain, timeZone: place.timeZone ?? .current, placeName: place.name)
