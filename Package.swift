@@ -290,7 +290,7 @@ let package = Package(
         // What a source module's tests use (Sources/ConditionsKitTesting): a recording HTTP client,
         // a context builder, routing as the host does, and the loopback server, from one import.
         .target(name: "ConditionsKitTesting", dependencies: [
-            "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "LoopbackServer",
+            "ConditionsKit", "ConditionsEntities", "ConditionsJSON", "ConditionsText", "ConditionsMemo", "LoopbackServer",
             .product(name: "Logging", package: "swift-log"),
         ]),
         // Runs the built binaries and writes configs for the end-to-end suites (CLI, server).
@@ -328,7 +328,7 @@ let package = Package(
         .testTarget(name: "ConditionsTextTests", dependencies: ["ConditionsText"]),
         .testTarget(name: "ConditionsKitTestingTests", dependencies: ["ConditionsKitTesting", "ConditionsKit", "ConditionsJSON", "ConditionsMemo"]),
         .testTarget(name: "ConditionsFiguresTests", dependencies: ["ConditionsFigures"]),
-        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsEntities", "ConditionsFigures", "ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
+        .testTarget(name: "ConditionsMoonTests", dependencies: ["ConditionsEntities", "ConditionsKitTesting", "ConditionsFigures", "ConditionsMoon", "ConditionsKit", "ConditionsJSON", "ConditionsText"]),
         .testTarget(name: "ConditionsProcessTests", dependencies: ["ConditionsProcess"]),
         .testTarget(name: "ConditionsCoreTests", dependencies: ["ConditionsCore", "ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsKitTesting", "TestSources", "HostTestSupport",
                                                             "LoopbackServer", "TestHarness", .product(name: "Logging", package: "swift-log"),

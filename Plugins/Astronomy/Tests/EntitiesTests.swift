@@ -14,26 +14,6 @@ import Testing
     let moon = MoonData.presentations.first { $0.kind == .moon }!
     let phases = MoonData.presentations.first { $0.kind == .phases }!
 
-    /// The entity keyed `key`, when there is exactly one.
-    func entity(_ key: String, in entities: [Entity]) -> Entity? {
-        let found = entities.filter { $0.key == key }
-        return found.count == 1 ? found[0] : nil
-    }
-
-    /// What every list must be: each key once and `[a-z0-9_]`, an enum's state one of its options.
-    func expectWellFormed(_ entities: [Entity], keys: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(entities.map(\.key) == keys, sourceLocation: sourceLocation)
-        #expect(Set(entities.map(\.key)).count == entities.count, sourceLocation: sourceLocation)
-        for entity in entities {
-            #expect(entity.key.wholeMatch(of: /[a-z0-9_]+/) != nil, "\(entity.key)", sourceLocation: sourceLocation)
-            if let options = entity.options {
-                #expect(entity.deviceClass == "enum", sourceLocation: sourceLocation)
-                #expect(entity.state == .null || entity.state.stringValue.map(options.contains) == true, "\(entity.key): \(entity.state)",
-                        sourceLocation: sourceLocation)
-            }
-        }
-    }
-
     func time(_ text: String) throws -> JSONValue { .string(Timestamp.string(from: try instant(text))) }
 
     /// Miami at the Aeris reference instant (illumination 31 %, waning crescent; MoonStateTests),

@@ -1,6 +1,7 @@
 import ConditionsEntities
 import ConditionsJSON
 import ConditionsKit
+import ConditionsKitTesting
 import ConditionsText
 import Foundation
 import Testing
@@ -9,24 +10,10 @@ import Testing
 /// `aurora` results as Home Assistant entities, from SWPC's real K-index, Kp forecast and
 /// OVATION grid as PresentationTests resolve them.
 @Suite struct EntitiesTests {
-    /// The entity keyed `key`, when there is exactly one.
-    func entity(_ key: String, in entities: [Entity]) -> Entity? {
-        let found = entities.filter { $0.key == key }
-        return found.count == 1 ? found[0] : nil
-    }
 
     /// What every list must be: each key once and `[a-z0-9_]`, an enum's state one of its options.
     func expectWellFormed(_ entities: [Entity], sourceLocation: SourceLocation = #_sourceLocation) {
-        #expect(entities.map(\.key) == ["kp", "g_level", "aurora_possible"], sourceLocation: sourceLocation)
-        #expect(Set(entities.map(\.key)).count == entities.count, sourceLocation: sourceLocation)
-        for entity in entities {
-            #expect(entity.key.wholeMatch(of: /[a-z0-9_]+/) != nil, "\(entity.key)", sourceLocation: sourceLocation)
-            if let options = entity.options {
-                #expect(entity.deviceClass == "enum", sourceLocation: sourceLocation)
-                #expect(entity.state == .null || entity.state.stringValue.map(options.contains) == true, "\(entity.key): \(entity.state)",
-                        sourceLocation: sourceLocation)
-            }
-        }
+        ConditionsKitTesting.expectWellFormed(entities, keys: ["kp", "g_level", "aurora_possible"], sourceLocation: sourceLocation)
     }
 
     func entities(_ urn: String, now: Date = stormEve) async throws -> [Entity] {
