@@ -1,6 +1,5 @@
 import ConditionsEntities
 import ConditionsJSON
-import Testing
 
 /// The entity keyed `key` in a presentation's `entities`, when there is exactly one.
 public func entity(_ key: String, in entities: [Entity]) -> Entity? {
@@ -8,18 +7,22 @@ public func entity(_ key: String, in entities: [Entity]) -> Entity? {
     return found.count == 1 ? found[0] : nil
 }
 
-/// What every module's entities must be, for `serve` to publish them to Home Assistant: the
-/// keys given, in order, each once and `[a-z0-9_]` (a value template names it); an enum
-/// sensor's state one of its options or unknown.
-public func expectWellFormed(_ entities: [Entity], keys: [String], sourceLocation: SourceLocation = #_sourceLocation) {
-    #expect(entities.map(\.key) == keys, sourceLocation: sourceLocation)
-    #expect(Set(entities.map(\.key)).count == entities.count, sourceLocation: sourceLocation)
+/// What is wrong with a presentation's `entities` for `serve` to publish them to Home
+/// Assistant, one line each (none: `[]`): the keys other than `keys`, in order; a key twice or
+/// outside `[a-z0-9_]` (a value template names it); an enum sensor's state not one of its
+/// options. A module's test expects `entityProblems(…, keys: […]) == []`.
+public func entityProblems(_ entities: [Entity], keys: [String]) -> [String] {
+    var problems: [String] = []
+    if entities.map(\.key) != keys { problems.append("keys \(entities.map(\.key)), expected \(keys)") }
+    if Set(entities.map(\.key)).count != entities.count { problems.append("a key given twice") }
     for entity in entities {
-        #expect(entity.key.wholeMatch(of: /[a-z0-9_]+/) != nil, "\(entity.key)", sourceLocation: sourceLocation)
+        if entity.key.wholeMatch(of: /[a-z0-9_]+/) == nil { problems.append("\(entity.key): not [a-z0-9_]") }
         if let options = entity.options {
-            #expect(entity.deviceClass == "enum", sourceLocation: sourceLocation)
-            #expect(entity.state == .null || entity.state.stringValue.map(options.contains) == true, "\(entity.key): \(entity.state)",
-                    sourceLocation: sourceLocation)
+            if entity.deviceClass != "enum" { problems.append("\(entity.key): options without device class enum") }
+            if entity.state != .null, entity.state.stringValue.map(options.contains) != true {
+                problems.append("\(entity.key): \(entity.state) is not one of \(options)")
+            }
         }
     }
+    return problems
 }

@@ -41,7 +41,7 @@ import Testing
 
     @Test func aerisMoonOfMiami() throws {
         let entities = moon.entities(try Self.observation(), context: context)
-        expectWellFormed(entities, keys: ["phase", "illumination"])
+        #expect(entityProblems(entities, keys: ["phase", "illumination"]) == [])
         let phase = try #require(entity("phase", in: entities))
         #expect(phase.state == "waning_crescent")
         #expect(phase.attributes["age"] == .double(24.02))
@@ -64,14 +64,14 @@ import Testing
             return .object(object)
         }
         let entities = moon.entities(try #require(data), context: context)
-        expectWellFormed(entities, keys: ["phase", "illumination"])
+        #expect(entityProblems(entities, keys: ["phase", "illumination"]) == [])
         #expect(entity("phase", in: entities)?.state == key.map(JSONValue.string) ?? .null)
     }
 
     /// The recording's next phases: new moon 2015-04-18 14:59:19 EDT, full moon 2015-05-03 23:44:47 EDT.
     @Test func aerisPhases() throws {
         let entities = phases.entities(try Self.phaseList(), context: context)
-        expectWellFormed(entities, keys: ["next_full_moon", "next_new_moon", "next_phase"])
+        #expect(entityProblems(entities, keys: ["next_full_moon", "next_new_moon", "next_phase"]) == [])
         #expect(entity("next_full_moon", in: entities)?.state == "2015-05-04T03:44:47Z")
         #expect(entity("next_new_moon", in: entities)?.state == "2015-04-18T18:59:19Z")
         #expect(entity("next_full_moon", in: entities)?.deviceClass == "timestamp")
@@ -90,7 +90,7 @@ import Testing
         for data in garbage {
             for (presentation, keys) in [(moon, ["phase", "illumination"]), (phases, ["next_full_moon", "next_new_moon", "next_phase"])] {
                 let entities = presentation.entities(data, context: context)
-                expectWellFormed(entities, keys: keys)
+                #expect(entityProblems(entities, keys: keys) == [])
                 #expect(entities.allSatisfy { $0.state == .null }, "\(data): \(entities.map(\.state))")
             }
         }

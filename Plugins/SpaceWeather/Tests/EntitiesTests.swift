@@ -12,14 +12,11 @@ import Testing
 @Suite struct EntitiesTests {
 
     /// What every list must be: each key once and `[a-z0-9_]`, an enum's state one of its options.
-    func expectWellFormed(_ entities: [Entity], sourceLocation: SourceLocation = #_sourceLocation) {
-        ConditionsKitTesting.expectWellFormed(entities, keys: ["kp", "g_level", "aurora_possible"], sourceLocation: sourceLocation)
-    }
 
     func entities(_ urn: String, now: Date = stormEve) async throws -> [Entity] {
         let result = try await makeSource().resolve(urn, context: context(try swpc(), now: now))
         let entities = presentation.entities(result.data, context: textContext(urn))
-        expectWellFormed(entities)
+        #expect(entityProblems(entities, keys: ["kp", "g_level", "aurora_possible"]) == [])
         return entities
     }
 
@@ -70,7 +67,7 @@ import Testing
         ]
         for data in garbage {
             let entities = presentation.entities(data, context: textContext("aurora:x"))
-            expectWellFormed(entities)
+            #expect(entityProblems(entities, keys: ["kp", "g_level", "aurora_possible"]) == [])
             #expect(entities.allSatisfy { $0.state == .null }, "\(data): \(entities.map(\.state))")
         }
     }

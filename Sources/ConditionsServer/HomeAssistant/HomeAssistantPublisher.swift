@@ -43,7 +43,8 @@ package struct HomeAssistantPublisher: Service {
     }
 
     /// Seconds between polls of `urn`: the setting's `every`, else the larger of its instance's
-    /// TTL and 60 s. A state older than three times this shows as unavailable in HA.
+    /// TTL and 60 s. A state older than three times this (at least a minute) shows as
+    /// unavailable in HA.
     func interval(of urn: String) -> Double {
         settings.every ?? max(server.coordinator.ttl(of: urn), 60)
     }
@@ -163,12 +164,12 @@ package struct HomeAssistantPublisher: Service {
     }
 
     /// In a fleet: hold the publishing lease while alive (renewed five times per lease), or
-    /// wait for it. A database that does not answer keeps the role as it was: two replicas
-    /// publishing the same retained states for a while is harmless, none publishing is not.
+    /// wait for it. While the database does not answer every replica publishes: the same
+    /// retained states from two replicas for a while are harmless, none publishing is not.
     func lead(_ fleet: FleetDatabase, _ state: HomeAssistantDevices) async {
         let key = "mqtt:\(settings.discoveryPrefix):\(settings.baseTopic)"
         while !Task.isCancelled {
-            if let holds = await fleet.hold(key, for: Self.leaseSeconds) { await state.setPublisher(holds) }
+            await state.setPublisher(await fleet.hold(key, for: Self.leaseSeconds) ?? true)
             try? await Task.sleep(for: .seconds(Self.leaseSeconds / 5))
         }
     }
