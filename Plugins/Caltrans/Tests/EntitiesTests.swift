@@ -138,14 +138,8 @@ extension [Entity] {
 /// Each key once and `[a-z0-9_]`, the five fixed keys in place, the status an enum of exactly
 /// the four words whose state is one of them or unknown, and (when given) the direction keys.
 private func checkCaliforniaShape(_ entities: [Entity], directions: [String]?, sourceLocation: SourceLocation = #_sourceLocation) {
-    let keys = entities.map(\.key)
-    #expect(Set(keys).count == keys.count, "\(keys)", sourceLocation: sourceLocation)
-    #expect(keys.allSatisfy { $0.wholeMatch(of: /[a-z0-9_]+/) != nil }, "\(keys)", sourceLocation: sourceLocation)
-    #expect(Array(keys.prefix(4)) == ["status", "closed", "traction", "temperature"] && keys.last == "report_age", "\(keys)", sourceLocation: sourceLocation)
-    if let directions { #expect(Array(keys.dropFirst(4).dropLast()) == directions, sourceLocation: sourceLocation) }
-    let status = entities.first { $0.key == "status" }
-    #expect(status?.options == ["open", "restricted", "closed", "unknown"], sourceLocation: sourceLocation)
-    if let state = status?.state, state != .null {
-        #expect(state.stringValue.map { status?.options?.contains($0) == true } == true, "\(state)", sourceLocation: sourceLocation)
-    }
+    let middle = directions ?? Array(entities.map(\.key).dropFirst(4).dropLast())
+    #expect(entityProblems(entities, keys: ["status", "closed", "traction", "temperature"] + middle + ["report_age"]) == [],
+            sourceLocation: sourceLocation)
+    #expect(entities.first { $0.key == "status" }?.options == ["open", "restricted", "closed", "unknown"], sourceLocation: sourceLocation)
 }

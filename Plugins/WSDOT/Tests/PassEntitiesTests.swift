@@ -190,19 +190,8 @@ extension [Entity] {
 /// status an enum of exactly the four words with its state one of them or unknown, and (when
 /// given) the direction keys, in order, between temperature and the report time.
 private func checkPassShape(_ entities: [Entity], directions: [String]?, sourceLocation: SourceLocation = #_sourceLocation) {
-    let keys = entities.map(\.key)
-    #expect(Set(keys).count == keys.count, "\(keys)", sourceLocation: sourceLocation)
-    #expect(keys.allSatisfy { $0.wholeMatch(of: /[a-z0-9_]+/) != nil }, "\(keys)", sourceLocation: sourceLocation)
-    #expect(Array(keys.prefix(4)) == ["status", "closed", "traction", "temperature"] && keys.last == "report_age", "\(keys)", sourceLocation: sourceLocation)
-    if let directions { #expect(Array(keys.dropFirst(4).dropLast()) == directions, sourceLocation: sourceLocation) }
-    let status = entities.first { $0.key == "status" }
-    #expect(status?.options == ["open", "restricted", "closed", "unknown"] && status?.deviceClass == "enum", sourceLocation: sourceLocation)
-    if let state = status?.state, state != .null {
-        #expect(state.stringValue.map { status?.options?.contains($0) == true } == true, "\(state)", sourceLocation: sourceLocation)
-    }
-    for key in ["closed", "traction"] {
-        let entity = entities.first { $0.key == key }
-        #expect(entity?.component == .binarySensor && (entity?.state == .null || entity?.state.boolValue != nil), sourceLocation: sourceLocation)
-    }
-    for entity in entities { #expect((entity.state.stringValue?.unicodeScalars.count ?? 0) <= 255, "\(entity.key)", sourceLocation: sourceLocation) }
+    let middle = directions ?? Array(entities.map(\.key).dropFirst(4).dropLast())
+    #expect(entityProblems(entities, keys: ["status", "closed", "traction", "temperature"] + middle + ["report_age"]) == [],
+            sourceLocation: sourceLocation)
+    #expect(entities.first { $0.key == "status" }?.options == ["open", "restricted", "closed", "unknown"], sourceLocation: sourceLocation)
 }
