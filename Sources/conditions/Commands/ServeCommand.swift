@@ -29,6 +29,11 @@ struct ServeCommand: AsyncParsableCommand {
         answered (GET /v1/history/{urn}; 'conditions history --help'); --no-history records \
         nothing.
 
+        With an "mqtt" section in sources.json, each of its URNs (default: the report list) \
+        is published to Home Assistant as a device over MQTT discovery (docs/home-assistant.md); \
+        with "notify" rules, changes are pushed to ntfy, webhooks or Apprise \
+        (docs/notifications.md).
+
         SIGTERM or Ctrl-C stops accepting, lets requests in flight finish (at most 10 s), ends \
         event streams and exits 0.
         """)
