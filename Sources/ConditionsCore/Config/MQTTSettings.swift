@@ -1,5 +1,6 @@
 import ConditionsJSON
 import ConditionsKit
+import ConditionsMQTT
 import Foundation
 
 /// The `mqtt` section: the broker `serve` publishes Home Assistant devices to, and which URNs
@@ -43,7 +44,13 @@ package struct MQTTSettings: Sendable, Equatable {
     package func urns(report: [String]) -> [String] { urns ?? report }
 
     /// The broker, for messages: `mqtts://broker.lan:8883` (never a credential).
-    package var address: String { "\(tls ? "mqtts" : "mqtt")://\(host):\(port)" }
+    package var address: String { MQTTBroker(host: host, port: port, tls: tls).address }
+
+    /// The broker to connect to, the password resolved (`resolvePassword`).
+    package func broker(environment: [String: String]) throws(ConfigurationError) -> MQTTBroker {
+        MQTTBroker(host: host, port: port, tls: tls, caFile: caFile?.path, username: username,
+                   password: try resolvePassword(environment: environment))
+    }
 
     /// The password: `${…}` substituted from `environment`, or `passwordFile`'s first line.
     package func resolvePassword(environment: [String: String]) throws(ConfigurationError) -> String? {
@@ -75,10 +82,8 @@ package struct MQTTSettings: Sendable, Equatable {
             && !text.split(separator: "/", omittingEmptySubsequences: false).contains { $0.isEmpty }
     }
 
-    /// A replica name: 1 to 64 letters, digits, `-` or `_`.
-    package static func isReplicaName(_ text: String) -> Bool {
-        (1...64).contains(text.utf8.count) && text.unicodeScalars.allSatisfy { $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || $0 == "-" || $0 == "_") }
-    }
+    /// A replica name: a notify target's rule, 1 to 64 letters, digits, `-` or `_`.
+    package static func isReplicaName(_ text: String) -> Bool { NotifySettings.isTargetName(text) }
 
     /// The host name as a replica name: every other character `-`.
     static var defaultReplica: String {

@@ -7,13 +7,11 @@ extension Doctor {
     func mqttBroker(timeout: Double) async -> [Finding] {
         guard let settings = runtime.configuration.mqtt else { return [] }
         let check = "mqtt → \(settings.address)"
-        let password: String?
-        do { password = try settings.resolvePassword(environment: environment) } catch {
+        let broker: MQTTBroker
+        do { broker = try settings.broker(environment: environment) } catch {
             return [Finding(.failure, check, error.problems.joined(separator: "; "), fix: "set the variable it names, or fix mqtt.passwordFile")]
         }
         if let reason = MQTTClient.unavailable { return [Finding(.failure, check, reason, fix: "install libmosquitto1")] }
-        let broker = MQTTBroker(host: settings.host, port: settings.port, tls: settings.tls, caFile: settings.caFile?.path,
-                                username: settings.username, password: password)
         let client: MQTTClient
         do {
             client = try MQTTClient(broker: broker, clientID: "conditions-doctor-\(UUID().uuidString.prefix(6).lowercased())", will: nil)

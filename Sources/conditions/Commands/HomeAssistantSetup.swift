@@ -10,12 +10,10 @@ enum HomeAssistantSetup {
     /// configuration failure (exit 2) naming it.
     static func connection(runtime: Runtime, environment: [String: String]) throws(Failure) -> HomeAssistantConnection? {
         guard let settings = runtime.configuration.mqtt else { return nil }
-        let password: String?
-        do { password = try settings.resolvePassword(environment: environment) } catch { throw Failure.configuration(error) }
-        if let password, !password.isEmpty { LogSetup.secrets.withLock { _ = $0.insert(password) } }
+        let broker: MQTTBroker
+        do { broker = try settings.broker(environment: environment) } catch { throw Failure.configuration(error) }
+        if let password = broker.password, !password.isEmpty { LogSetup.secrets.withLock { _ = $0.insert(password) } }
         if let reason = MQTTClient.unavailable { throw Failure.usage("mqtt: \(reason)") }
-        let broker = MQTTBroker(host: settings.host, port: settings.port, tls: settings.tls, caFile: settings.caFile?.path,
-                                username: settings.username, password: password)
         return HomeAssistantConnection(settings: settings, broker: broker)
     }
 }
