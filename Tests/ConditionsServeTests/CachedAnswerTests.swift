@@ -69,13 +69,14 @@ import Testing
     }
 
     @Test func pipelinedRequestsAreAnsweredInOrder() async throws {
-        // No disk cache and a slow upstream: a URN not yet in memory takes a while to answer.
+        // No disk cache, `--refresh` (no document kept for the next URN) and a slow upstream: a
+        // URN not yet in memory takes a while to answer.
         let (upstream, dir) = try ServeTests.setUp(cache: #""cache": {"enabled": false}"#)
         defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
         let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")
         upstream.route("/api/GetMountainPassConditionsAsJson",
                        .init(status: 200, headers: ["Content-Type": "application/json"], body: Data(feed.utf8), delay: 0.3))
-        let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: ServeTests.environment) { server in
+        let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0", "--refresh"], in: dir, environment: ServeTests.environment) { server in
             let warm = try await server.request("/v1/urn/pass:snoqualmie")
             let etag = try #require(warm.header("ETag"))
             let connection = try await RawConnection.open(port: server.port)

@@ -31,13 +31,13 @@ import Testing
     static let environment = ["WSDOT_ACCESS_CODE": secret]
 
     @Test func everyEndpointAnswersAndStatusFollowsTheErrorKind() async throws {
-        // No disk cache, so no URN shares the feed another fetched (FeedSharingTests covers that)
-        // and each upstream fault below meets a fetch of its own. The answering fetches share
+        // `--refresh` and no disk cache, so no URN shares the feed another fetched
+        // (FeedModeServeTests covers that) and each upstream fault below meets a fetch of its own. The answering fetches share
         // the source's timeout, so it is one no stall of a loaded machine reaches; it only
         // lengthens the hang below.
         let (upstream, dir) = try Self.setUp(timeout: 10, cache: #""cache": {"enabled": false}"#)
         defer { upstream.stop(); try? FileManager.default.removeItem(at: dir) }
-        try await InProcessServer.with(in: dir, environment: Self.environment) { server in
+        try await InProcessServer.with(in: dir, environment: Self.environment, refresh: true) { server in
             let pass = try await server.request("/v1/urn/pass:snoqualmie")
             #expect(pass.status == 200)
             #expect(pass.object["urn"] as? String == "pass:snoqualmie")

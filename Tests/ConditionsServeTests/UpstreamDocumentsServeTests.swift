@@ -11,8 +11,8 @@ import Testing
 @testable import ConditionsServer
 
 /// `conditions serve` reads an upstream document once for every URN that needs it: identical
-/// requests of concurrent resolutions share one fetch, and with the cache on a document
-/// answers later URNs while fresh (`UpstreamDocuments`).
+/// requests of concurrent resolutions share one fetch, and a document answers later URNs while
+/// fresh, with the disk cache on or off (`UpstreamDocuments`).
 @Suite struct UpstreamDocumentsServeTests {
     /// The registered modules and `Document`, whose every URN reads one document and which
     /// keeps nothing itself.
@@ -114,9 +114,9 @@ import Testing
         }
     }
 
-    /// WSDOT's feed with the cache off: nothing is kept, but the sixteen passes' resolutions,
-    /// all waiting at once, share the one fetch in flight.
-    @Test func concurrentResolutionsShareAFetchInFlightWithTheCacheOff() async throws {
+    /// WSDOT's feed with the cache off and `--refresh`: nothing is kept, but the sixteen
+    /// passes' resolutions, all waiting at once, share the one fetch in flight.
+    @Test func concurrentResolutionsShareAFetchInFlightUnderRefresh() async throws {
         let gate = Gate()
         let upstream = LoopbackServer()
         let feed = try Upstream.text("Plugins/WSDOT/Tests/Resources/derived/mobile-feed-2025-11-03.json")
@@ -130,7 +130,7 @@ import Testing
             sources: #""wsdot-feed": {"module": "WSDOT", "options": {"mode": "feed", "baseURL": "\#(upstream.url("/mobile").absoluteString)"}}"#,
             routes: #""pass": "wsdot-feed""#, extra: #", "cache": {"enabled": false}"#)
         defer { try? FileManager.default.removeItem(at: dir) }
-        try await InProcessServer.with(in: dir) { server in
+        try await InProcessServer.with(in: dir, refresh: true) { server in
             async let statuses = Self.statuses(server, Upstream.passSlugs.map { "/v1/urn/pass:\($0)" }, count: 2)
             // Every pass's request is waiting for the feed before it is let through.
             try await Self.eventually { try await MemoryBoundTests.metric("conditions_upstream_document_waits", in: server) == 16 }
@@ -141,8 +141,9 @@ import Testing
         }
     }
 
-    /// Through the binary: WSDOT's API feed with the cache off, sixteen URNs (every pass and
-    /// `pass:all`) asked by four clients each at once, cold: one feed request.
+    /// Through the binary: WSDOT's API feed with the cache off and `--refresh` (nothing kept, so
+    /// what is shared is the fetch in flight), sixteen URNs (every pass and `pass:all`) asked by
+    /// four clients each at once, cold: one feed request.
     @Test func theBinaryFetchesTheFeedOnceForSixteenColdURNs() async throws {
         let gate = Gate()
         let upstream = LoopbackServer()
@@ -159,7 +160,7 @@ import Testing
         defer { try? FileManager.default.removeItem(at: dir) }
         let urns = Upstream.passSlugs.filter { $0 != "tiger-mountain" }.map { "pass:\($0)" } + ["pass:all"]
         #expect(urns.count == 16)
-        let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0"], in: dir, environment: ServeTests.environment) { server in
+        let ended = try await ServeProcess.with(["--listen", "127.0.0.1:0", "--refresh"], in: dir, environment: ServeTests.environment) { server in
             async let statuses = Self.statuses(server, urns.map { "/v1/urn/\($0)" }, count: 4)
             try await Self.eventually { try await MemoryBoundTests.metric("conditions_upstream_document_waits", in: server) == 16 }
             gate.open()
@@ -173,6 +174,55 @@ import Testing
         }
         #expect(ended.status == 0)
         #expect(!ended.stderr.contains(ServeTests.secret))
+    }
+
+    /// How a server goes without a disk cache (issue 45), and `--refresh`.
+    enum DiskCache: String, CaseIterable, CustomTestStringConvertible {
+        case disabled = "\"cache\": {\"enabled\": false}"
+        case noCacheFlag = "--no-cache"
+        case unwritableFolder = "a cache folder that cannot be made"
+        case refresh = "--refresh"
+        var testDescription: String { rawValue }
+    }
+
+    /// Through the binary: WSDOT's API feed, a 60 s TTL, and no disk cache to keep anything in:
+    /// passes asked one after another (each answered before the next is asked, so nothing is in
+    /// flight to share) cost one feed request, the document kept in memory for the TTL; under
+    /// `--refresh` each URN fetches it.
+    @Test(arguments: DiskCache.allCases)
+    func aServerWithoutADiskCacheKeepsEachDocumentForItsTTL(_ way: DiskCache) async throws {
+        let upstream = LoopbackServer()
+        upstream.route("/api/GetMountainPassConditionsAsJson", .json(try Upstream.text("Plugins/WSDOT/Tests/Resources/api-winter.json")))
+        try upstream.start()
+        defer { upstream.stop() }
+        let dir = try Upstream.config(
+            sources: #""wsdot": {"module": "WSDOT", "ttl": 60, "options": {"mode": "api", "baseURL": "\#(upstream.url("/api").absoluteString)", "accessCode": "${WSDOT_ACCESS_CODE}"}}"#,
+            routes: #""pass": "wsdot""#, extra: way == .disabled ? #", "cache": {"enabled": false}"# : "")
+        defer { try? FileManager.default.removeItem(at: dir) }
+        var arguments = ["--listen", "127.0.0.1:0"]
+        switch way {
+        case .disabled: break
+        case .noCacheFlag: arguments.append("--no-cache")
+        case .refresh: arguments.append("--refresh")
+        case .unwritableFolder:
+            // A regular file where a folder would go: no user (root included) can make the cache there.
+            let blocker = dir.appendingPathComponent("not-a-folder")
+            try Data("x".utf8).write(to: blocker)
+            arguments += ["--cache-dir", blocker.appendingPathComponent("cache").path]
+        }
+        let urns = ["pass:snoqualmie", "pass:stevens", "pass:white", "pass:all"]
+        let ended = try await ServeProcess.with(arguments, in: dir, environment: ServeTests.environment) { server in
+            for urn in urns {
+                let answer = try await server.request("/v1/urn/\(urn)")
+                #expect(answer.status == 200, "\(urn): \(answer.body)")
+            }
+            let expected = way == .refresh ? urns.count : 1
+            #expect(upstream.requestCount("/api/GetMountainPassConditionsAsJson") == expected)
+            let metrics = try await server.request("/metrics").body
+            #expect(metrics.contains(#"conditions_upstream_documents_total{answer="fetched"} \#(expected)"#), "\(metrics)")
+        }
+        #expect(ended.status == 0, "\(ended.stderr)")
+        if way != .unwritableFolder { #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("cache").path)) }
     }
 
     static func coordinator(in dir: URL, documents: UpstreamDocuments) throws -> ResultCoordinator {

@@ -13,7 +13,8 @@ extension Resolver.CachePolicy {
             throw Failure.usage("--offline cannot be combined with --refresh or --no-cache")
         }
         guard !noCache, settings.enabled || offline || directory != nil else {
-            self.init()
+            // No disk cache; `--refresh` still says nothing kept in memory is read either.
+            self.init(refresh: refresh)
             return
         }
         let folder = directory.map { URL(fileURLWithPath: $0) } ?? settings.directory ?? ResultCache.defaultDirectory(environment: environment)

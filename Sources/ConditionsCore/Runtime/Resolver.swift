@@ -334,10 +334,12 @@ package struct Resolver: Sendable {
             return .failed(CacheMiss(), entry: nil)
         }
 
-        // What the cache would serve, a source may share: nothing when the cache is off or bypassed.
-        let maxAge = store != nil && !cache.refresh ? instance.ttl : 0
-        // The same for upstream documents: kept while the cache would keep their results, else
-        // shared only while in flight.
+        // What the cache would serve, a source may share (its memo, its module memory, upstream
+        // documents): nothing when bypassed (`--refresh`) or, in a run, with the cache off. A
+        // long-lived process (`serve`, which has `documents`) keeps them for the TTL in memory
+        // with or without a disk cache, so a memory-only server polls no more often than one
+        // with a writable disk.
+        let maxAge = !cache.refresh && (store != nil || documents != nil) ? instance.ttl : 0
         let lifetime = UpstreamDocuments.Lifetime(configured: maxAge > 0 ? instance.configuredTTL : 0, standard: maxAge)
         let reader = cache.offline ? nil : documents?.reader(limits: instance.http, lifetime: lifetime)
         let client: any HTTPClient

@@ -15,9 +15,10 @@ import Synchronization
 ///   limits; keys are SHA-256 digests, so no URL or secret is held as a key or handed to a
 ///   shared store in clear.
 /// - Fresh means younger than the asking instance's TTL (`Lifetime`) and, unless `"ttl"` in
-///   `sources.json` says otherwise, within the upstream's `Cache-Control`. The resolver asks
-///   for a TTL of 0 when the user asked for nothing kept (the cache off, `--refresh`):
-///   then only requests in flight are shared. Errors, failed transfers and other statuses are
+///   `sources.json` says otherwise, within the upstream's `Cache-Control`. Kept with the disk
+///   cache on or off (a memory-only server is as gentle upstream as one with a disk); the
+///   resolver asks for a TTL of 0 only under `--refresh`: then only requests in flight are
+///   shared. Errors, failed transfers and other statuses are
 ///   handed to the requests sharing them and never kept.
 /// - At most `Limits.entries` documents and about `Limits.bytes` bytes: those past their TTL
 ///   first, then the least recently used (`FreshValues`).
@@ -155,7 +156,7 @@ package final class UpstreamDocuments: Sendable {
     /// A document not in memory: from the shared store, by the replica holding its lease, or
     /// fetched here.
     private func obtain(_ request: HTTPRequest, key: String, limits: HTTPLimits, lifetime: Lifetime) async throws -> FreshValues<HTTPResponse>.Made {
-        // Nothing to share when nothing may be kept (the cache is off): in flight only.
+        // Nothing to share when nothing may be kept (`--refresh`): in flight only.
         guard let share, lifetime.maxAge > 0 else { return try await fetch(request, limits: limits, lifetime: lifetime) }
         let shown = Redaction.redact(request.url)
         // A store that does not answer in time is left out of this request altogether.

@@ -8,7 +8,8 @@ import LoopbackServer
 /// the 16 pass URNs (the 15 passes and `pass:all`, ~63 clients each), cold; then again once the
 /// TTL has run out. Each round should cost the stand-in one feed request for the whole fleet
 /// (a replica fetches it under a lease, the others read it from the database) and answer
-/// every client 200.
+/// every client 200: with the disk cache on, and off (`"cache": {"enabled": false}`, as a
+/// fleet without a writable disk runs; issue 45), each fleet on a cluster of its own.
 enum FleetColdBurst {
     static let replicas = 3
     static let clients = 1000
@@ -19,15 +20,24 @@ enum FleetColdBurst {
 
     /// The fleet's config: WSDOT's API on `upstream` with `ttl`, the moon local, history (and
     /// the fleet's sharing) in `cluster` when given, else in each replica's SQLite file.
-    static func config(_ bench: Bench, name: String, upstream: LoopbackServer, ttl: Double, cluster: ThrowawayPostgres?) throws -> String {
+    /// `diskCache` false: `"cache": {"enabled": false}`.
+    static func config(_ bench: Bench, name: String, upstream: LoopbackServer, ttl: Double, cluster: ThrowawayPostgres?,
+                       diskCache: Bool = true) throws -> String {
         try bench.workspace.config(name, sources: """
             "wsdot": {"module": "WSDOT", "ttl": \(Int(ttl)), "options": {"mode": "api", "baseURL": "\(upstream.url("/api").absoluteString)", "accessCode": "${WSDOT_ACCESS_CODE}"}}
             """, routes: #""pass": "wsdot", "moon": "astronomy""#,
-            extra: cluster.map { #", "history": {"url": "\#($0.configURL)"}"# } ?? "")
+            extra: (cluster.map { #", "history": {"url": "\#($0.configURL)"}"# } ?? "") + (diskCache ? "" : #", "cache": {"enabled": false}"#))
     }
 
     static func run(_ bench: Bench) async throws -> [Figure] {
+        var figures: [Figure] = []
+        for diskCache in [true, false] { figures += try await run(bench, diskCache: diskCache) }
+        return figures
+    }
+
+    static func run(_ bench: Bench, diskCache: Bool) async throws -> [Figure] {
         ServerLoad.raiseDescriptorLimit()
+        let cache = diskCache ? "disk cache on" : "disk cache off"
         let upstream = LoopbackServer()
         Upstreams.serveFeed(on: upstream, delay: bench.latency)
         do { try upstream.start() } catch { throw Bench.Failed(description: "loopback server: \(error)") }
@@ -36,8 +46,9 @@ enum FleetColdBurst {
         let loadBefore = ServerLoad.loadAverage()
 
         return try await ThrowawayPostgres.with(bench) { cluster in
-            let config = try config(bench, name: "fleet-burst", upstream: upstream, ttl: ttl, cluster: cluster)
-            return try await ServeFleet.with(bench, count: replicas, config: config, prefix: "burst", cluster: cluster) { fleet in
+            let config = try config(bench, name: diskCache ? "fleet-burst" : "fleet-burst-memory", upstream: upstream, ttl: ttl,
+                                    cluster: cluster, diskCache: diskCache)
+            return try await ServeFleet.with(bench, count: replicas, config: config, prefix: diskCache ? "burst" : "burst-memory", cluster: cluster) { fleet in
                 try await Nginx.roundRobin(to: fleet.map(\.port), workspace: bench.workspace) { port, _ in
                     var rounds: [Round] = []
                     for round in 0..<2 {
@@ -48,14 +59,14 @@ enum FleetColdBurst {
                     var spread: [Int] = []
                     for replica in fleet { spread.append(try await urnRequests(replica)) }
                     var figures: [Figure] = [
-                        .plain(16, "feed requests, \(clientsText) cold clients × \(urns.count) pass URNs via nginx to \(replicas) replicas, per TTL",
+                        .plain(16, "feed requests, \(clientsText) cold clients × \(urns.count) pass URNs via nginx to \(replicas) replicas, per TTL, \(cache)",
                                value: Double(rounds.map(\.feedRequests).max() ?? 0), unit: "requests",
                                text: rounds.map { "\($0.feedRequests) (\($0.answered)/\(clients) answered 200)" }.joined(separator: "; then ")
                                    + "; replicas answered \(spread.map(String.init).joined(separator: " / "))",
                                target: "= 1 per TTL, all 200", passed: rounds.allSatisfy { $0.feedRequests == 1 && $0.answered == clients }),
                     ]
                     for (index, round) in rounds.enumerated() {
-                        figures.append(.plain(16, "cold burst \(index + 1): latency per client", value: round.latency.quantile(0.99) * 1000, unit: "ms",
+                        figures.append(.plain(16, "\(cache), cold burst \(index + 1): latency per client", value: round.latency.quantile(0.99) * 1000, unit: "ms",
                                               text: String(format: "p50 %.0f ms, p99 %.0f ms, max %.0f ms; all answered in %.0f ms", round.latency.median * 1000,
                                                            round.latency.quantile(0.99) * 1000, round.latency.max * 1000, round.seconds * 1000)))
                     }

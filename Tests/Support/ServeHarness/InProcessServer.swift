@@ -29,6 +29,7 @@ package struct InProcessServer: ServedHTTP {
     /// recorded changes.
     package static func with(in directory: URL, environment: [String: String] = [:], listen: String? = "127.0.0.1:0", token: String? = nil,
                      noAuth: Bool = false, catalog: SourceCatalog = registered, history: Bool = false, changeFeeds: [any ChangeFeed] = [],
+                     refresh: Bool = false,
                      adjust: (inout ServerSettings) -> Void = { _ in },
                      _ body: @escaping @Sendable (InProcessServer) async throws -> Void) async throws {
         // NIO relies on SIGPIPE being ignored process-wide and ignores it once, at its first
@@ -44,7 +45,7 @@ package struct InProcessServer: ServedHTTP {
         var settings = try ServerSettings.resolve(listen: listen, token: token, noAuth: noAuth, configured: configuration.serve,
                                                   environment: environment).settings
         adjust(&settings)
-        let cache = try Resolver.CachePolicy(settings: configuration.cache, offline: false, refresh: false, noCache: false,
+        let cache = try Resolver.CachePolicy(settings: configuration.cache, offline: false, refresh: refresh, noCache: false,
                                              directory: nil, environment: environment)
         let recorder = history ? HistoryRecorder(location: try configuration.history.location(environment: environment), retain: configuration.history.retain,
                                                  catalog: catalog, logger: logger) : nil
