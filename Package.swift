@@ -33,7 +33,10 @@ let package = Package(
         // `conditions mcp`: the official Model Context Protocol SDK (server, stdio transport).
         .package(url: "https://github.com/modelcontextprotocol/swift-sdk", exact: "0.12.1"),
         // `conditions serve`: HTTP server, start-up and graceful shutdown, Prometheus metrics.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0"),
+        // Without its default ConfigurationSupport trait (reading swift-configuration's
+        // ConfigReader, which nothing here does): swift-configuration's ~0.4 MB of code is
+        // otherwise linked into every start of the program (docs/performance.md, issue 45).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.0", traits: ["FullFoundation"]),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.0"),
         // End-to-end tests of `conditions serve` over real HTTP.

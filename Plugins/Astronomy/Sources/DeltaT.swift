@@ -16,8 +16,7 @@ import Foundation
 enum DeltaT {
     /// The first year of the table and its values at January 1.0 of each year on.
     static let table: (first: Double, values: [Double]) = {
-        let numbers = String(decoding: PackageResources.delta_t_txt, as: UTF8.self)
-            .split(separator: "\n").filter { !$0.hasPrefix("#") }.compactMap { Double($0) }
+        let numbers = SeriesText(PackageResources.delta_t_txt).compactMap { $0.label == nil ? $0.numbers.first : nil }
         return (numbers.first ?? 1900, Array(numbers.dropFirst()))
     }()
 

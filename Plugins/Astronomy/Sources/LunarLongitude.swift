@@ -19,24 +19,24 @@ struct LunarLongitude: Sendable {
     let main: Series
     let perturbations: [Series]
 
-    static let shared = LunarLongitude(text: String(decoding: PackageResources.moon_elpmpp02_txt, as: UTF8.self))
+    static let shared = LunarLongitude(SeriesText(PackageResources.moon_elpmpp02_txt))
 
-    init(text: String) {
+    init(_ text: SeriesText) {
         var all = [Series(width: 4)] + (0..<4).map { _ in Series(width: 13) }
         var current: Int?
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let fields = line.split(separator: " ")
-            switch fields.first {
+        for row in text {
+            switch row.label {
             case "main": current = 0
-            case "pert": current = fields.count > 1 ? Int(fields[1]).map { $0 + 1 } : nil
-            default:
+            case "pert": current = row.numbers.first.flatMap { Int(exactly: $0) }.map { $0 + 1 }
+            case nil:
                 guard let index = current, all.indices.contains(index) else { continue }
-                let numbers = fields.compactMap { Double($0) }
+                let numbers = row.numbers
                 let width = all[index].width
                 guard numbers.count >= width + 1 else { continue }
                 all[index].multipliers += numbers[0..<width]
                 all[index].amplitudes.append(numbers[width] * Self.arcsecond)
                 all[index].phases.append(numbers.count > width + 1 ? numbers[width + 1] : 0)
+            default: current = nil
             }
         }
         main = all[0]

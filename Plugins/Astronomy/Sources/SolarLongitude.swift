@@ -14,19 +14,19 @@ struct SolarLongitude: Sendable {
     let longitude: [Series]
     let radius: [Series]
 
-    static let shared = SolarLongitude(text: String(decoding: PackageResources.sun_vsop87d_txt, as: UTF8.self))
+    static let shared = SolarLongitude(SeriesText(PackageResources.sun_vsop87d_txt))
 
-    init(text: String) {
+    init(_ text: SeriesText) {
         var longitude = [Series](repeating: Series(), count: 6)
         var radius = [Series](repeating: Series(), count: 6)
         var current: (isRadius: Bool, power: Int)?
-        for line in text.split(separator: "\n") where !line.hasPrefix("#") {
-            let fields = line.split(separator: " ")
-            if fields.first == "L" || fields.first == "R" {
-                current = fields.count > 1 ? Int(fields[1]).flatMap { (0..<6).contains($0) ? (fields[0] == "R", $0) : nil } : nil
+        for row in text {
+            if let label = row.label {
+                current = (label == "L" || label == "R") ? row.numbers.first.flatMap { Int(exactly: $0) }
+                    .flatMap { (0..<6).contains($0) ? (label == "R", $0) : nil } : nil
                 continue
             }
-            let numbers = fields.compactMap { Double($0) }
+            let numbers = row.numbers
             guard let (isRadius, power) = current, numbers.count == 3 else { continue }
             if isRadius {
                 radius[power].amplitudes.append(numbers[0]); radius[power].phases.append(numbers[1]); radius[power].frequencies.append(numbers[2])
