@@ -101,7 +101,12 @@ let package = Package(
         .target(name: "ConditionsHelpers", dependencies: ["ConditionsKit", "ConditionsGeo", "ConditionsJSON", "ConditionsText"]),
         // The in-process memo (FreshValues): values made once, shared while fresh; the memory
         // behind each instance's `SourceMemo`, WSDOT's feed and the server's fresh answers.
-        .target(name: "ConditionsMemo", dependencies: ["ConditionsKit", "ConditionsJSON"]),
+        // Cross-module optimization: FreshValues is generic and answers every cached request of
+        // `conditions serve`; unspecialized in the server's module it looked up its type
+        // metadata on each call (~3 % of the server's CPU under wrk, scenario 9;
+        // docs/performance.md, "Issue 45").
+        .target(name: "ConditionsMemo", dependencies: ["ConditionsKit", "ConditionsJSON"],
+                swiftSettings: [.unsafeFlags(["-cross-module-optimization"])]),
         .systemLibrary(
             name: "CLibXML2",
             pkgConfig: "libxml-2.0",

@@ -10,9 +10,10 @@ import Glibc
 /// cached `GET /v1/urn/pass:snoqualmie` (WSDOT API on a loopback upstream, answered from
 /// memory). Targets: ≥ 0.5× nginx's requests/s and p99 ≤ 10 ms; peak RSS under that load
 /// < 64 MiB; 1,000 idle event-stream clients < 128 MiB; 1,000 concurrent cold `pass:all`
-/// clients cost exactly one upstream request.
+/// clients cost at most one upstream request (none while the feed read for the cached pass is
+/// still fresh).
 enum ServerLoad {
-    static let ratioTarget = 0.5
+    static let ratioTarget = 0.75
     static let p99TargetSeconds = 0.010
     static let loadMemoryTargetMiB = 64.0
     static let streamsMemoryTargetMiB = 128.0
@@ -105,7 +106,9 @@ enum ServerLoad {
                            passed: withStreams.resident / 1_048_576 < streamsMemoryTargetMiB && Int(connected) == clients),
                     .plain(9, "upstream requests, \(clientsText) concurrent cold pass:all", value: Double(upstreamRequests), unit: "requests",
                            text: "\(upstreamRequests) (\(answered) answered 200, \(Int(coalesced)) joined the one resolution)",
-                           target: "= 1", passed: upstreamRequests == 1 && answered == clients),
+                           // ≤ 1: the feed fetched for pass:snoqualmie is kept for its TTL (the
+                           // disk cache is off, issue 45), so while fresh it answers pass:all too.
+                           target: "≤ 1", passed: upstreamRequests <= 1 && answered == clients),
                     .plain(9, "load average (1 min) before / after", value: loadAfter, unit: "", text: String(format: "%.2f / %.2f", loadBefore, loadAfter)),
                 ]
         }
