@@ -137,9 +137,13 @@ enum Main {
                 index += 1
                 continue
             }
+            // A later positional with a colon is a URN, never a command's name, and is not looked
+            // up: `subcommandWords` is made from every subcommand's configuration, help and
+            // examples included, ~1 ms a report need not spend (scenario 1, issue 45).
             if firstPositional == nil {
                 firstPositional = index
-            } else if subcommandWords.contains(argument), let first = firstPositional, !subcommandWords.contains(arguments[first]) {
+            } else if !argument.contains(":"), subcommandWords.contains(argument), let first = firstPositional,
+                      !subcommandWords.contains(arguments[first]) {
                 throw Failure.usage("\"\(argument)\" is a command, not a URN; put it first: conditions \(argument) [options]")
             }
             index += 1

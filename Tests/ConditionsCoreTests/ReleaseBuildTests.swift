@@ -3,9 +3,10 @@ import HostTestSupport
 import Testing
 
 /// What a release build compiles must build there. `scripts/dev demo`, `install`, `package` and
-/// `bench` build the whole package with `-c release`, which compiles every library target (the
-/// test-support ones under `Tests/Support/` and the plugins' stand-ins among them) with no
-/// testability and without swift-testing. So none of them imports `Testing` or imports a module
+/// `bench` build their executables with `-c release` (and a plain `swift build -c release`
+/// builds the whole package, every library target with it: the test-support ones under
+/// `Tests/Support/` and the plugins' stand-ins among them) with no testability and without
+/// swift-testing. So none of them imports `Testing` or imports a module
 /// `@testable`: the serve harness once did both, and the README's `scripts/dev demo` failed in a
 /// fresh clone while the suite, a debug test build, stayed green.
 @Suite struct ReleaseBuildTests {
