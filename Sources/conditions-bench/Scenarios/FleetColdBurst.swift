@@ -8,8 +8,9 @@ import LoopbackServer
 /// the 16 pass URNs (the 15 passes and `pass:all`, ~63 clients each), cold; then again once the
 /// TTL has run out, spread over a second in ten waves. Each round should cost the stand-in one
 /// feed request for the whole fleet (a replica fetches it under a lease, the others read it
-/// from the database) and answer every client 200: with the disk cache on, and off (`"cache": {"enabled": false}`, as a
-/// fleet without a writable disk runs; issue 45), each fleet on a cluster of its own.
+/// from the database) and answer every client 200: with the disk cache on, and off
+/// (`"cache": {"enabled": false}`, as a fleet without a writable disk runs; issue 45), each
+/// fleet on a cluster of its own.
 enum FleetColdBurst {
     static let replicas = 3
     static let clients = 1000
