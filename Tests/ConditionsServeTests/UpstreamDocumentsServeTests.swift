@@ -222,7 +222,9 @@ import Testing
             #expect(metrics.contains(#"conditions_upstream_documents_total{answer="fetched"} \#(expected)"#), "\(metrics)")
         }
         #expect(ended.status == 0, "\(ended.stderr)")
-        if way != .unwritableFolder { #expect(!FileManager.default.fileExists(atPath: dir.appendingPathComponent("cache").path)) }
+        // The default cache folder ($HOME is `dir`): written only where a cache is on (`--refresh`).
+        let defaultCache = dir.appendingPathComponent(".cache/conditions").path
+        #expect(FileManager.default.fileExists(atPath: defaultCache) == (way == .refresh), "\(defaultCache)")
     }
 
     static func coordinator(in dir: URL, documents: UpstreamDocuments) throws -> ResultCoordinator {
