@@ -26,3 +26,15 @@ public func entityProblems(_ entities: [Entity], keys: [String]) -> [String] {
     }
     return problems
 }
+
+/// What is wrong with the pass kind's entities (ConditionsPass's `PassPresentation`, which every
+/// pass module shares: WSDOT, Caltrans), one line each: `entityProblems` over the five fixed keys
+/// with `directions` (when given; else whatever stands) between temperature and the report time,
+/// and the status an enum of exactly the four words.
+public func passEntityProblems(_ entities: [Entity], directions: [String]?) -> [String] {
+    let middle = directions ?? Array(entities.map(\.key).dropFirst(4).dropLast())
+    var problems = entityProblems(entities, keys: ["status", "closed", "traction", "temperature"] + middle + ["report_age"])
+    let options = entities.first { $0.key == "status" }?.options
+    if options != ["open", "restricted", "closed", "unknown"] { problems.append("status options \(options ?? [])") }
+    return problems
+}

@@ -23,13 +23,13 @@ import Testing
         let all = entities(data, "avalanche:baker")
         checkAvalancheShape(all)
         #expect(all.map(\.state) == [3, 2, 2, 3, true])
-        #expect(all.of("danger_above")?.attributes == ["level": "Considerable"])
-        #expect(all.of("danger_near")?.attributes == ["level": "Moderate"])
-        #expect(all.of("danger_above")?.name == "Danger above treeline")
-        let highest = try #require(all.of("danger_highest"))
+        #expect(entity("danger_above", in: all)?.attributes == ["level": "Considerable"])
+        #expect(entity("danger_near", in: all)?.attributes == ["level": "Moderate"])
+        #expect(entity("danger_above", in: all)?.name == "Danger above treeline")
+        let highest = try #require(entity("danger_highest", in: all))
         #expect(highest.attributes["level"] == "Considerable")
         #expect(highest.attributes["bottomLine"] == data["bottomLine"] && data["bottomLine"]?.stringValue?.isEmpty == false)
-        let considerable = try #require(all.of("considerable_or_higher"))
+        let considerable = try #require(entity("considerable_or_higher", in: all))
         #expect(considerable.component == .binarySensor && considerable.deviceClass == "safety")
         #expect(all.allSatisfy { $0.icon == "mdi:alert" })
     }
@@ -39,7 +39,7 @@ import Testing
         let all = entities(try await makeSource().resolve("avalanche:baker:tomorrow", context: context(try april())).data, "avalanche:baker:tomorrow")
         checkAvalancheShape(all)
         #expect(all.map(\.state) == [2, 2, 1, 2, false])
-        #expect(all.of("danger_below")?.attributes["level"] == "Low")
+        #expect(entity("danger_below", in: all)?.attributes["level"] == "Low")
     }
 
     @Test func offSeasonIsUnknown() async throws {
@@ -48,7 +48,7 @@ import Testing
         let all = entities(data, "avalanche:hurricane")
         checkAvalancheShape(all)
         #expect(all.allSatisfy { $0.state == .null })
-        #expect(all.of("danger_above")?.attributes["level"] == .null)
+        #expect(entity("danger_above", in: all)?.attributes["level"] == .null)
     }
 
     /// The real forecast of 2023-01-24 with every band null.
@@ -61,8 +61,8 @@ import Testing
         let all = entities(data, "avalanche:olympics")
         checkAvalancheShape(all)
         #expect(all.allSatisfy { $0.state == .null })
-        #expect(all.of("danger_above")?.attributes["level"] == "No rating")
-        #expect(all.of("danger_highest")?.attributes["bottomLine"] == "The next avalanche forecast will be issued on Thursday, January 27th at 6 PM.")
+        #expect(entity("danger_above", in: all)?.attributes["level"] == "No rating")
+        #expect(entity("danger_highest", in: all)?.attributes["bottomLine"] == "The next avalanche forecast will be issued on Thursday, January 27th at 6 PM.")
     }
 
     /// Every zone of NWAC: each band its highest zone's, named.
@@ -71,10 +71,10 @@ import Testing
         let all = entities(data, "avalanche:all")
         checkAvalancheShape(all)
         #expect(all.map(\.state) == [3, 2, 2, 3, true])
-        #expect(all.of("danger_highest")?.attributes["zone"] == "West Slopes North")
-        #expect(all.of("danger_below")?.attributes["zone"] == "West Slopes North")
+        #expect(entity("danger_highest", in: all)?.attributes["zone"] == "West Slopes North")
+        #expect(entity("danger_below", in: all)?.attributes["zone"] == "West Slopes North")
         let zone = try #require(data["zones"]?.arrayValue?.first { $0["zone"]?["name"] == "West Slopes North" })
-        #expect(all.of("danger_highest")?.attributes["bottomLine"] == zone["bottomLine"])
+        #expect(entity("danger_highest", in: all)?.attributes["bottomLine"] == zone["bottomLine"])
     }
 
     @Test func offTheScaleAndGarbageAreUnknown() {
@@ -83,12 +83,12 @@ import Testing
         let all = entities(odd, "avalanche:odd")
         checkAvalancheShape(all)
         #expect(all.allSatisfy { $0.state == .null })
-        #expect(all.of("danger_near")?.attributes["level"] == "No rating")
-        #expect(all.of("danger_highest")?.attributes["bottomLine"] == .null)
+        #expect(entity("danger_near", in: all)?.attributes["level"] == "No rating")
+        #expect(entity("danger_highest", in: all)?.attributes["bottomLine"] == .null)
         // A level as a whole double counts; the day the data names is read.
         let tomorrow = entities(["day": "tomorrow", "danger": ["tomorrow": ["near": ["level": 4.0]], "today": ["near": ["level": 1]]]], "avalanche:odd")
         #expect(tomorrow.map(\.state) == [.null, 4, .null, 4, true])
-        #expect(tomorrow.of("danger_highest")?.attributes["level"] == "High")
+        #expect(entity("danger_highest", in: tomorrow)?.attributes["level"] == "High")
         for garbage: JSONValue in [.null, "x", 3, [], [:], ["danger": "high"], ["danger": ["today": [1, 2]]], ["zones": [1, [:], ["danger": 3]]],
                                    ["zones": []], ["day": 4, "danger": ["today": ["above": "3"]]]] {
             let all = entities(garbage, "avalanche:odd")
@@ -96,11 +96,6 @@ import Testing
             #expect(all.allSatisfy { $0.state == .null }, "\(garbage)")
         }
     }
-}
-
-extension [Entity] {
-    /// The entity keyed `key`.
-    fileprivate func of(_ key: String) -> Entity? { first { $0.key == key } }
 }
 
 /// The five keys, each once, in order and `[a-z0-9_]`; sensors of integers 1–5 or unknown.

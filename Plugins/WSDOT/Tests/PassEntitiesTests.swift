@@ -15,80 +15,76 @@ import Testing
 /// its real camera URLs (Resources/real/SOURCES.md, Resources/derived/SOURCES.md).
 @Suite("Pass entities (Home Assistant) on real WSDOT reports")
 struct PassEntitiesTests {
-    static let apiURL = "https://www.wsdot.wa.gov/Traffic/api/MountainPassConditions/MountainPassConditionsREST.svc/GetMountainPassConditionsAsJson?AccessCode=k"
-    static let feedURL = "https://data.wsdot.wa.gov/mobile/MountainPassConditions.json"
-    /// 2025-11-15T16:00:00Z, the morning the Traveler API capture was taken.
-    static let capturedAt = Date(timeIntervalSince1970: 1_763_222_400)
-
     let presentation = WSDOTPassSource.presentations.first { $0.kind == .pass }!
 
     func entities(_ data: JSONValue, _ urn: String) -> [Entity] {
         presentation.entities(data, context: PresentationContext(urn: urn, style: .plain, placeName: nil) { date, _ in Timestamp.string(from: date) })
     }
 
-    /// `pass:{name}` or `pass:all` from the Traveler API answer of 2025-11-15.
+    /// `pass:{name}` or `pass:all` from the Traveler API answer of 2025-11-15, as
+    /// `ClosedIsClosedTests` reads it.
     func november15(_ urn: String) async throws -> JSONValue {
-        let http = RecordingHTTPClient([Self.apiURL: .body(try realCapture("DERIVED_wsdot_api_passes_2025-11-15_wcf_raw_form.json"), contentType: "application/json")])
-        return try await resolve(urn, with: try makeSource(.json(#"{"mode": "api", "accessCode": "k"}"#)), http: http, now: Self.capturedAt)
+        let (source, http) = try ClosedIsClosedTests().api()
+        return try await resolve(urn, with: source, http: http, now: ClosedIsClosedTests.capturedAt)
     }
 
     @Test("North Cascade of 2025-11-15: closed, by the words that closed it, each direction's text, 34 °F")
     func closedPass() async throws {
         let data = try await november15("pass:north-cascade")
         let all = entities(data, "pass:north-cascade")
-        checkPassShape(all, directions: ["eastbound", "westbound"])
-        #expect(all.of("status")?.state == "closed")
-        let closed = try #require(all.of("closed"))
+        #expect(passEntityProblems(all, directions: ["eastbound", "westbound"]) == [])
+        #expect(entity("status", in: all)?.state == "closed")
+        let closed = try #require(entity("closed", in: all))
         #expect(closed.component == .binarySensor)
         #expect(closed.state == true)
         let words = try #require(closed.attributes["closedBy"]?.stringValue)
         #expect(words.hasPrefix("the restriction texts and the road condition: “Pass Closed”"), "\(words)")
         #expect(words.contains("temporarily closed between milepost 134 and 171"), "\(words)")
-        #expect(all.of("traction")?.state == false, "closed, but nothing says tires or chains")
-        #expect(all.of("traction")?.name == "Traction tires or chains required")
-        let temperature = try #require(all.of("temperature"))
+        #expect(entity("traction", in: all)?.state == false, "closed, but nothing says tires or chains")
+        #expect(entity("traction", in: all)?.name == "Traction tires or chains required")
+        let temperature = try #require(entity("temperature", in: all))
         #expect(temperature.state.doubleValue == 34 && temperature.unit == "°F")
         #expect(temperature.deviceClass == "temperature" && temperature.stateClass == "measurement")
-        #expect(all.of("eastbound")?.state == "Pass Closed")
-        #expect(all.of("westbound")?.state == "Pass Closed")
-        #expect(all.of("eastbound")?.attributes["current"] == false, "WSDOT's advisory was off")
-        let report = try #require(all.of("report_age"))
+        #expect(entity("eastbound", in: all)?.state == "Pass Closed")
+        #expect(entity("westbound", in: all)?.state == "Pass Closed")
+        #expect(entity("eastbound", in: all)?.attributes["current"] == false, "WSDOT's advisory was off")
+        let report = try #require(entity("report_age", in: all))
         #expect(report.name == "Report time" && report.category == "diagnostic" && report.deviceClass == "timestamp")
         #expect(report.state == data["updated"] && report.state != .null)
-        #expect(all.of("status")?.attributes["camera"] == nil, "the Traveler API has no cameras")
+        #expect(entity("status", in: all)?.attributes["camera"] == nil, "the Traveler API has no cameras")
     }
 
     @Test("Snoqualmie of 2025-11-15: open, not closed, no closedBy, 47 °F")
     func openPass() async throws {
         let all = entities(try await november15("pass:snoqualmie"), "pass:snoqualmie")
-        checkPassShape(all, directions: ["eastbound", "westbound"])
-        #expect(all.of("status")?.state == "open")
-        #expect(all.of("closed")?.state == false)
-        #expect(all.of("closed")?.attributes["closedBy"] == .null)
-        #expect(all.of("traction")?.state == false)
-        #expect(all.of("temperature")?.state.doubleValue == 47)
-        #expect(all.of("eastbound")?.state == "No restrictions")
+        #expect(passEntityProblems(all, directions: ["eastbound", "westbound"]) == [])
+        #expect(entity("status", in: all)?.state == "open")
+        #expect(entity("closed", in: all)?.state == false)
+        #expect(entity("closed", in: all)?.attributes["closedBy"] == .null)
+        #expect(entity("traction", in: all)?.state == false)
+        #expect(entity("temperature", in: all)?.state.doubleValue == 47)
+        #expect(entity("eastbound", in: all)?.state == "No restrictions")
     }
 
     @Test("Loup Loup of 2025-11-15, WSDOT's advisory off: unknown, so closed and traction are unknown too")
     func unknownPass() async throws {
         let all = entities(try await november15("pass:loup-loup"), "pass:loup-loup")
-        checkPassShape(all, directions: ["eastbound", "westbound"])
-        #expect(all.of("status")?.state == "unknown")
-        #expect(all.of("closed")?.state == .null)
-        #expect(all.of("traction")?.state == .null)
-        #expect(all.of("temperature")?.state.doubleValue == 39)
+        #expect(passEntityProblems(all, directions: ["eastbound", "westbound"]) == [])
+        #expect(entity("status", in: all)?.state == "unknown")
+        #expect(entity("closed", in: all)?.state == .null)
+        #expect(entity("traction", in: all)?.state == .null)
+        #expect(entity("temperature", in: all)?.state.doubleValue == 39)
     }
 
     @Test("Blewett's directions are northbound and southbound; Mt. Baker's traction tires advised is not required")
     func otherDirectionsAndAdvice() async throws {
         let blewett = entities(try await november15("pass:blewett"), "pass:blewett")
-        checkPassShape(blewett, directions: ["northbound", "southbound"])
-        #expect(blewett.of("northbound")?.name == "Northbound")
+        #expect(passEntityProblems(blewett, directions: ["northbound", "southbound"]) == [])
+        #expect(entity("northbound", in: blewett)?.name == "Northbound")
         let baker = entities(try await november15("pass:mt-baker"), "pass:mt-baker")
-        #expect(baker.of("status")?.state == "restricted")
-        #expect(baker.of("traction")?.state == false)
-        #expect(baker.of("eastbound")?.state == "Traction Tires Advised, Oversize Vehicles Prohibited.")
+        #expect(entity("status", in: baker)?.state == "restricted")
+        #expect(entity("traction", in: baker)?.state == false)
+        #expect(entity("eastbound", in: baker)?.state == "Traction Tires Advised, Oversize Vehicles Prohibited.")
     }
 
     @Test("pass:all of 2025-11-15 is its most urgent pass: the first closed one, named")
@@ -97,16 +93,16 @@ struct PassEntitiesTests {
         let passes = try #require(data["passes"]?.arrayValue)
         let firstClosed = try #require(passes.first { $0["status"] == "closed" })
         let all = entities(data, "pass:all")
-        checkPassShape(all, directions: ["northbound", "southbound"])
-        #expect(all.of("status")?.state == "closed")
-        #expect(all.of("status")?.attributes["pass"] == firstClosed["name"])
-        #expect(all.of("closed")?.state == true)
+        #expect(passEntityProblems(all, directions: ["northbound", "southbound"]) == [])
+        #expect(entity("status", in: all)?.state == "closed")
+        #expect(entity("status", in: all)?.attributes["pass"] == firstClosed["name"])
+        #expect(entity("closed", in: all)?.state == true)
         // Each pass on its own: closed on exactly when its data says closed.
         for pass in passes {
             let one = entities(pass, "pass:all")
-            checkPassShape(one, directions: nil)
-            #expect((one.of("closed")?.state == true) == (pass["status"] == "closed"), "\(pass["id"] ?? .null)")
-            #expect(one.of("status")?.state == pass["status"], "\(pass["id"] ?? .null)")
+            #expect(passEntityProblems(one, directions: nil) == [])
+            #expect((entity("closed", in: one)?.state == true) == (pass["status"] == "closed"), "\(pass["id"] ?? .null)")
+            #expect(entity("status", in: one)?.state == pass["status"], "\(pass["id"] ?? .null)")
         }
     }
 
@@ -116,13 +112,13 @@ struct PassEntitiesTests {
                                                                           contentType: "text/html; charset=utf-8")])
         let data = try await resolve("pass:snoqualmie", with: try makeSource(.json(#"{"passes": ["snoqualmie"]}"#)), http: http)
         let all = entities(data, "pass:snoqualmie")
-        checkPassShape(all, directions: ["eastbound", "westbound"])
-        #expect(all.of("traction")?.state == true)
-        #expect(all.of("status")?.state == "restricted")
-        #expect(all.of("closed")?.state == false)
-        #expect(all.of("temperature")?.state.doubleValue == 28)
-        #expect(all.of("eastbound")?.state.stringValue?.hasPrefix("Traction Tires Required, Chains required") == true)
-        #expect(all.of("report_age")?.state == "2024-01-11T04:45:00Z")
+        #expect(passEntityProblems(all, directions: ["eastbound", "westbound"]) == [])
+        #expect(entity("traction", in: all)?.state == true)
+        #expect(entity("status", in: all)?.state == "restricted")
+        #expect(entity("closed", in: all)?.state == false)
+        #expect(entity("temperature", in: all)?.state.doubleValue == 28)
+        #expect(entity("eastbound", in: all)?.state.stringValue?.hasPrefix("Traction Tires Required, Chains required") == true)
+        #expect(entity("report_age", in: all)?.state == "2024-01-11T04:45:00Z")
     }
 
     @Test("the rendered page of 2025-11-02: 34 °F, its report time")
@@ -130,20 +126,20 @@ struct PassEntitiesTests {
         let http = RecordingHTTPClient(["\(siteBase)/stevens": .body(try realCapture("wsdot_new_stevens_fullpage_rendered_2025-11-02.html"),
                                                                        contentType: "text/html; charset=utf-8")])
         let all = entities(try await resolve("pass:stevens", with: try makeSource(.json(#"{"passes": ["stevens"]}"#)), http: http), "pass:stevens")
-        checkPassShape(all, directions: ["eastbound", "westbound"])
-        #expect(all.of("temperature")?.state.doubleValue == 34)
-        #expect(all.of("report_age")?.state == "2025-11-02T15:24:00Z")
-        #expect(all.of("traction")?.state == false, "traction tires advised")
+        #expect(passEntityProblems(all, directions: ["eastbound", "westbound"]) == [])
+        #expect(entity("temperature", in: all)?.state.doubleValue == 34)
+        #expect(entity("report_age", in: all)?.state == "2025-11-02T15:24:00Z")
+        #expect(entity("traction", in: all)?.state == false, "traction tires advised")
     }
 
     @Test("the feed's first camera is the status's and closed's `camera`")
     func camera() async throws {
-        let http = RecordingHTTPClient([Self.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
+        let http = RecordingHTTPClient([ClosedIsClosedTests.feedURL: try .jsonFixture("derived/mobile-feed-2025-11-03.json")])
         let all = entities(try await resolve("pass:snoqualmie", with: try makeSource(.json(#"{"mode": "feed"}"#)), http: http), "pass:snoqualmie")
-        checkPassShape(all, directions: ["eastbound", "westbound"])
-        #expect(all.of("status")?.attributes["camera"] == "https://images.wsdot.wa.gov/sc/090VC05200.jpg")
-        #expect(all.of("closed")?.attributes["camera"] == "https://images.wsdot.wa.gov/sc/090VC05200.jpg")
-        #expect(all.of("temperature")?.attributes["camera"] == nil)
+        #expect(passEntityProblems(all, directions: ["eastbound", "westbound"]) == [])
+        #expect(entity("status", in: all)?.attributes["camera"] == "https://images.wsdot.wa.gov/sc/090VC05200.jpg")
+        #expect(entity("closed", in: all)?.attributes["camera"] == "https://images.wsdot.wa.gov/sc/090VC05200.jpg")
+        #expect(entity("temperature", in: all)?.attributes["camera"] == nil)
     }
 
     /// Data no module wrote: every state unknown, the same five keys, nothing traps.
@@ -153,45 +149,30 @@ struct PassEntitiesTests {
     ])
     func garbage(data: JSONValue) {
         let all = entities(data, "pass:odd")
-        checkPassShape(all, directions: nil)
+        #expect(passEntityProblems(all, directions: nil) == [])
         for entity in all where ["status", "closed", "traction", "temperature", "report_age"].contains(entity.key) { #expect(entity.state == .null, "\(entity.key): \(entity.state)") }
-        #expect(all.of("status")?.attributes["camera"] == nil)
+        #expect(entity("status", in: all)?.attributes["camera"] == nil)
     }
 
     @Test("odd but readable data: closure words win over the status word, keys made safe and unique, long texts clipped")
     func oddData() {
         let closedByWords = entities(["status": "open", "restrictions": [["direction": "Eastbound", "text": "Pass closed"]]], "pass:odd")
-        #expect(closedByWords.of("status")?.state == "closed", "the closure reader wins over the status word")
-        #expect(closedByWords.of("closed")?.attributes["closedBy"] == "the restriction texts: “Pass closed”")
+        #expect(entity("status", in: closedByWords)?.state == "closed", "the closure reader wins over the status word")
+        #expect(entity("closed", in: closedByWords)?.attributes["closedBy"] == "the restriction texts: “Pass closed”")
         let word = entities(["status": " Seasonal ", "restrictions": []], "pass:odd")
-        #expect(word.of("status")?.state == "unknown", "a word not among the options is unknown, never open")
-        #expect(word.of("closed")?.state == .null)
+        #expect(entity("status", in: word)?.state == "unknown", "a word not among the options is unknown, never open")
+        #expect(entity("closed", in: word)?.state == .null)
         let bare = entities(["status": "closed"], "pass:odd")
-        #expect(bare.of("closed")?.state == true && bare.of("closed")?.attributes["closedBy"] == .null)
+        #expect(entity("closed", in: bare)?.state == true && entity("closed", in: bare)?.attributes["closedBy"] == .null)
         let long = String(repeating: "é", count: 300)
         let odd = entities(["status": "restricted", "restrictions": [
             ["direction": "North-bound ✓", "text": .string(long)], ["direction": "Status", "text": 3], ["direction": 5, "text": "x"],
             ["direction": "Status", "text": "again"],
         ], "cameras": [["imageURL": "http://insecure.example/a.jpg"], ["imageURL": "https://cam.example/b.jpg"]]], "pass:odd")
-        checkPassShape(odd, directions: ["north_bound__", "status_2", "direction", "status_3"])
-        #expect(odd.of("north_bound__")?.state.stringValue?.unicodeScalars.count == 255)
-        #expect(odd.of("north_bound__")?.name == "North-bound ✓")
-        #expect(odd.of("status_2")?.state == .null, "a text that is not a string")
-        #expect(odd.of("status")?.attributes["camera"] == "https://cam.example/b.jpg", "the first https camera")
+        #expect(passEntityProblems(odd, directions: ["north_bound__", "status_2", "direction", "status_3"]) == [])
+        #expect(entity("north_bound__", in: odd)?.state.stringValue?.unicodeScalars.count == 255)
+        #expect(entity("north_bound__", in: odd)?.name == "North-bound ✓")
+        #expect(entity("status_2", in: odd)?.state == .null, "a text that is not a string")
+        #expect(entity("status", in: odd)?.attributes["camera"] == "https://cam.example/b.jpg", "the first https camera")
     }
-}
-
-extension [Entity] {
-    /// The entity keyed `key`.
-    fileprivate func of(_ key: String) -> Entity? { first { $0.key == key } }
-}
-
-/// What every pass entity list must be: each key once and `[a-z0-9_]`, the five fixed keys, the
-/// status an enum of exactly the four words with its state one of them or unknown, and (when
-/// given) the direction keys, in order, between temperature and the report time.
-private func checkPassShape(_ entities: [Entity], directions: [String]?, sourceLocation: SourceLocation = #_sourceLocation) {
-    let middle = directions ?? Array(entities.map(\.key).dropFirst(4).dropLast())
-    #expect(entityProblems(entities, keys: ["status", "closed", "traction", "temperature"] + middle + ["report_age"]) == [],
-            sourceLocation: sourceLocation)
-    #expect(entities.first { $0.key == "status" }?.options == ["open", "restricted", "closed", "unknown"], sourceLocation: sourceLocation)
 }
