@@ -139,7 +139,7 @@ enum Main {
             }
             // A later positional with a colon is a URN, never a command's name, and is not looked
             // up: `subcommandWords` is made from every subcommand's configuration, help and
-            // examples included, ~1 ms a report need not spend (scenario 1, issue 45).
+            // examples included, 0.5–1 ms a report need not spend (scenario 1, issue 45).
             if firstPositional == nil {
                 firstPositional = index
             } else if !argument.contains(":"), subcommandWords.contains(argument), let first = firstPositional,
