@@ -150,7 +150,7 @@ let package = Package(
             ],
             // The PostgreSQL history store's schema, compiled in (`PackageResources`).
             resources: [.embedInCode("History/Resources/postgres-1.sql"), .embedInCode("History/Resources/postgres-2.sql"),
-                        .embedInCode("History/Resources/postgres-3.sql")]
+                        .embedInCode("History/Resources/postgres-3.sql"), .embedInCode("History/Resources/postgres-4.sql")]
         ),
         // The MCP server over ConditionsCore: tools, resources, hostile-input limits.
         .target(

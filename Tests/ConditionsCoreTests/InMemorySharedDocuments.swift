@@ -84,3 +84,25 @@ struct SlowSharedDocuments: SharedDocuments {
     func release(_ key: String) async { await pause() }
     func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? { await pause(); return document }
 }
+
+/// A store where another replica finishes its fetch at the worst moment: right after this
+/// replica asked for the document (nothing stored yet), it stores it and releases its lease,
+/// so this one's lease is granted with a fresh copy already there.
+actor StoredAfterAskingSharedDocuments: SharedDocuments {
+    nonisolated let deadline = Duration.seconds(60)
+    let document: StoredDocument
+    private var stored: StoredDocument?
+    private(set) var releases = 0
+
+    init(document: StoredDocument) { self.document = document }
+
+    func fresh(_ key: String, now: Date) -> StoredDocument? {
+        defer { stored = document }
+        return stored
+    }
+    func lease(_ key: String, for seconds: Double) -> Bool { true }
+    func renew(_ key: String, for seconds: Double) {}
+    func store(_ key: String, _ document: StoredDocument) {}
+    func release(_ key: String) { releases += 1 }
+    func awaitStored(_ key: String, timeout: Duration) async -> StoredDocument? { stored }
+}

@@ -183,6 +183,22 @@ import Testing
         #expect(upstream.requestCount("/feed") == 1)
     }
 
+    /// The race FleetServeTests met under load (two feed requests for three replicas): the
+    /// holder stored the document and released its lease between this replica's two calls.
+    @Test func aLeaseTakenAfterAnotherReplicaStoredTheDocumentFetchesNothing() async throws {
+        let upstream = try Self.upstream()
+        defer { upstream.stop() }
+        let clock = TestClock()
+        let request = HTTPRequest(url: upstream.url("/feed"))
+        let stored = StoredDocument(status: 200, headers: ["content-type": "application/json"], body: Data(#"{"passes": [1]}"#.utf8),
+                                    url: request.url, fetchedAt: clock.now, freshUntil: clock.now.addingTimeInterval(60))
+        let share = StoredAfterAskingSharedDocuments(document: stored)
+        let answer = try await Self.get(Self.documents(clock, share: share), request)[0]
+        #expect(String(decoding: answer.body, as: UTF8.self) == #"{"passes": [1]}"#, "the other replica's copy")
+        #expect(upstream.requestCount("/feed") == 0)
+        try await eventually { await share.releases == 1 }
+    }
+
     @Test func aReplicaThatTookTheLeaseAndDiedIsWaitedForBriefly() async throws {
         let upstream = try Self.upstream()
         defer { upstream.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The four principal phases, in cycle order.
 enum PrincipalPhase: Int, CaseIterable, Sendable {
@@ -45,10 +46,24 @@ enum MoonPhases {
     /// The phase numbered `index`: lunations since January 2000 times four plus the phase
     /// (so index 0 is the new moon of 2000-01-06, 1 the next first quarter, −4 the previous new moon).
     static func event(index: Int) -> PhaseEvent {
+        if let known = solved.withLock({ $0[index] }) { return known }
         let (phase, jde) = julianEphemerisDay(index: index)
         let date = TimeScale.date(julianEphemerisDay: jde)
-        return PhaseEvent(phase: phase, date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded()))
+        let event = PhaseEvent(phase: phase, date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded()))
+        solved.withLock { solved in
+            if solved.count >= solvedLimit { solved.removeAll(keepingCapacity: true) }
+            solved[index] = event
+        }
+        return event
     }
+
+    /// Phases already solved, by index: one report asks for the same few several times (the
+    /// phases around now for the bracket, the new moons for the lunation, the next ones for
+    /// `phases:`), and each solve sums ELP/MPP02 and VSOP87D a few times over: solving each
+    /// once took a third of `moon:now phases:5`'s own work (docs/performance.md, "Issue 45").
+    private static let solved = Mutex<[Int: PhaseEvent]>([:])
+    /// A long-lived process asks for more as months pass; a few years of phases, then it starts over.
+    private static let solvedLimit = 256
 
     /// The phase numbered `index` (as in `event(index:)`) and its instant as a JDE (TT).
     static func julianEphemerisDay(index: Int) -> (phase: PrincipalPhase, jde: Double) {

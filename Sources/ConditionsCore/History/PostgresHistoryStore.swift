@@ -17,13 +17,16 @@ package final class PostgresHistoryStore: HistoryStoring {
     package let database: HistoryDatabase
     package let retain: Double
     package var location: String { database.displayURL }
-    private let logger: Logger
+    let logger: Logger
     /// The connection, or the attempt to make it; nil once it failed or was lost.
     private let connection = Mutex<Task<PostgresConnection, any Error>?>(nil)
     private let closed = Mutex(false)
+    /// When the next write packs settled changes (`PostgresHistoryStore+Packing`).
+    let nextPacking = Mutex(Date.distantPast)
 
     /// The schema's migrations: `migrations[n]` takes the database from version n to n + 1.
-    static let migrations: [[UInt8]] = [PackageResources.postgres_1_sql, PackageResources.postgres_2_sql, PackageResources.postgres_3_sql]
+    static let migrations: [[UInt8]] = [PackageResources.postgres_1_sql, PackageResources.postgres_2_sql, PackageResources.postgres_3_sql,
+                                           PackageResources.postgres_4_sql]
     /// The version this program writes.
     static var latest: Int { migrations.count }
     /// The advisory lock migrations hold: "COND" "HIST".
@@ -101,6 +104,7 @@ package final class PostgresHistoryStore: HistoryStoring {
             let written: [[Int64]] = try await rows(query, as: [Int64].self)
             ids += written.first ?? []
         }
+        await packIfDue(now: Date())
         return ids
     }
 
@@ -144,7 +148,7 @@ package final class PostgresHistoryStore: HistoryStoring {
         Int(try await rows("SELECT count(*) FROM conditions_history_changes", as: Int64.self).first ?? 0)
     }
 
-    /// Prunes every expired change, then `VACUUM`s the table: its space is reused by later
+    /// Prunes every expired change, packs every settled one, then `VACUUM`s the table: its space is reused by later
     /// writes, without `VACUUM FULL`'s lock that would stop every other writer meanwhile. The
     /// sizes are the table's with its indexes.
     package func vacuum(now: Date) async throws(HistoryError) -> (pruned: Int, before: Int64, after: Int64) {
@@ -155,6 +159,8 @@ package final class PostgresHistoryStore: HistoryStoring {
             WITH gone AS (DELETE FROM conditions_history_changes WHERE last_seen < to_timestamp(\(cutoff) / 1000.0) RETURNING 1)
             SELECT count(*) FROM gone
             """, as: Int64.self).first ?? 0
+        // Every settled change together by URN before the table is vacuumed (`+Packing`).
+        try await pack(settledBefore: now.addingTimeInterval(-Self.settledAfter), most: nil)
         _ = try await rows("VACUUM (ANALYZE) conditions_history_changes", as: Int64.self)
         return (Int(pruned), before, try await rows(size, as: Int64.self).first ?? 0)
     }

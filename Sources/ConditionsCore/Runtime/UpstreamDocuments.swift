@@ -179,6 +179,15 @@ package final class UpstreamDocuments: Sendable {
         for _ in 0..<Self.shareRounds {
             guard let leased = await withinDeadline(shareTimeout, { await share.lease(key, for: leaseSeconds) }) else { break }
             if leased {
+                // The holder before may have stored it and released its lease between this
+                // replica asking the store and taking the lease: without this second look, a
+                // replica asking at that moment fetched the document again.
+                if let stored = await withinDeadline(shareTimeout, { [clock] in await share.fresh(key, now: clock()) }) ?? nil,
+                   let made = usable(stored, lifetime: lifetime) {
+                    settle { await share.release(key) }
+                    logger.debug("GET \(shown): from the shared store, stored as the lease was taken")
+                    return made
+                }
                 let renewing = renewLease(key, share: share)
                 let made: FreshValues<HTTPResponse>.Made
                 do {
