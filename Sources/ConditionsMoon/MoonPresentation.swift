@@ -69,7 +69,7 @@ struct PhasesPresentation: ResultPresentation {
         return [context.style.bold(context.urn)] + phases.map { phase in
             let name = phase["name"]?.stringValue ?? "?"
             let date = phase["date"]?.dateValue
-            return "  \(MoonGlyph.glyph(for: name)) \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(date.map { context.localTime($0, .dateTime) } ?? "—")"
+            return "  \(MoonGlyph.glyph(for: name)) \(name + String(repeating: " ", count: max(0, width - name.count)))  \(date.map { context.localTime($0, .dateTime) } ?? "—")"
         }
     }
 
