@@ -98,6 +98,11 @@ public struct AstronomySource: ConditionsSource {
 
     /// Refuses instants whose local year is outside `years`.
     static func checkRange(_ date: Date, place: Place, argument: String, value: String) throws(ConditionsError) {
+        // The year in UTC settles it unless it is a range end's, where the place's zone may
+        // move the instant a year either way: only then is Foundation's Calendar set up (it
+        // cost a local answer ~0.2 ms; docs/performance.md, "Issue 45").
+        let utcYear = CivilDate(date, offsetSeconds: 0).year
+        if years.lowerBound < utcYear && utcYear < years.upperBound { return }
         let year = MoonReport.calendar(for: place).component(.year, from: date)
         guard years.contains(year) else {
             let allowed = argument == "date"

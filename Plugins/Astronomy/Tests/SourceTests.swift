@@ -75,6 +75,20 @@ import Testing
         #expect(error?.message.contains("1900–2100") == true)
     }
 
+    /// At the range's ends the place's year decides, not UTC's: 05:00Z on 1 January 2101 is
+    /// still 2100 in Seattle, and 23:00Z on 31 December 2100 already 2101 in Tokyo.
+    @Test func theRangesEndsAreTheYearsOfThePlace() async throws {
+        let tokyo = Place(latitude: 35.68, longitude: 139.69, timeZone: TimeZone(identifier: "Asia/Tokyo"))
+        _ = try await resolve("moon:now", now: "2101-01-01T05:00:00Z", place: Places.seattle)
+        _ = try await resolve("moon:now", now: "1900-01-01T09:00:00Z", place: Places.seattle)
+        let late = await conditionsError { _ = try await resolve("moon:now", now: "2100-12-31T23:00:00Z", place: tokyo) }
+        #expect(late?.kind == .invalidArguments)
+        let early = await conditionsError { _ = try await resolve("moon:now", now: "1900-01-01T07:00:00Z", place: tokyo) }
+        #expect(early == nil, "16:00 on 1 January 1900 in Tokyo")
+        let before = await conditionsError { _ = try await resolve("moon:now", now: "1900-01-01T05:00:00Z", place: Places.seattle) }
+        #expect(before?.kind == .invalidArguments, "21:00 on 31 December 1899 in Seattle")
+    }
+
     @Test func phasesListsTheNextPrincipalPhasesInOrder() async throws {
         let data = try await resolve("phases:5", now: "2015-04-15T00:00:00Z")
         let phases = try #require(data["phases"]?.arrayValue)
