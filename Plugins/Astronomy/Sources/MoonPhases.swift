@@ -46,24 +46,25 @@ enum MoonPhases {
     /// The phase numbered `index`: lunations since January 2000 times four plus the phase
     /// (so index 0 is the new moon of 2000-01-06, 1 the next first quarter, −4 the previous new moon).
     static func event(index: Int) -> PhaseEvent {
-        if let known = solved.withLock({ $0[index] }) { return known }
+        if let known = solved.withLock({ $0.first { $0.index == index }?.event }) { return known }
         let (phase, jde) = julianEphemerisDay(index: index)
         let date = TimeScale.date(julianEphemerisDay: jde)
         let event = PhaseEvent(phase: phase, date: Date(timeIntervalSince1970: date.timeIntervalSince1970.rounded()))
         solved.withLock { solved in
-            if solved.count >= solvedLimit { solved.removeAll(keepingCapacity: true) }
-            solved[index] = event
+            if solved.count >= solvedLimit { solved.removeFirst(solved.count / 2) }
+            solved.append((index, event))
         }
         return event
     }
 
-    /// Phases already solved, by index: one report asks for the same few several times (the
-    /// phases around now for the bracket, the new moons for the lunation, the next ones for
-    /// `phases:`), and each solve sums ELP/MPP02 and VSOP87D a few times over: solving each
-    /// once took a third of `moon:now phases:5`'s own work (docs/performance.md, "Issue 45").
-    private static let solved = Mutex<[Int: PhaseEvent]>([:])
-    /// A long-lived process asks for more as months pass; a few years of phases, then it starts over.
-    private static let solvedLimit = 256
+    /// Phases already solved: one report asks for the same few several times (the phases
+    /// around now for the bracket, the new moons for the lunation, the next ones for
+    /// `phases:`), and each solve sums ELP/MPP02 and VSOP87D several times over
+    /// (docs/performance.md, "Issue 45"). A short list searched in order, not a dictionary,
+    /// whose first use (its hashing's seed among it) cost more than the search.
+    private static let solved = Mutex<[(index: Int, event: PhaseEvent)]>([])
+    /// A long-lived process asks for more as months pass: the older half goes at this many.
+    private static let solvedLimit = 64
 
     /// The phase numbered `index` (as in `event(index:)`) and its instant as a JDE (TT).
     static func julianEphemerisDay(index: Int) -> (phase: PrincipalPhase, jde: Double) {
