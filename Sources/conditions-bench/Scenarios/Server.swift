@@ -84,7 +84,7 @@ enum ServerLoad {
                     .plain(9, "nginx static, the same \(bytes) bytes", value: ceiling.requestsPerSecond, unit: "req/s", text: ceiling.text),
                     .plain(9, "GET \(name)", value: run.requestsPerSecond, unit: "req/s", text: run.text),
                     .plain(9, "\(name) req/s ÷ nginx", value: ratio, unit: "×", text: String(format: "%.2f×", ratio),
-                           target: String(format: "≥ %.1f×", ratioTarget), passed: ratio >= ratioTarget && run.errors == 0),
+                           target: String(format: "≥ %.2f×", ratioTarget), passed: ratio >= ratioTarget && run.errors == 0),
                     .plain(9, "\(name) CPU per request vs nginx", value: run.cpuPerRequest / ceiling.cpuPerRequest, unit: "×",
                            text: String(format: "%.0f µs vs %.0f µs (%.1f×)", run.cpuPerRequest * 1e6, ceiling.cpuPerRequest * 1e6,
                                         run.cpuPerRequest / ceiling.cpuPerRequest)),
