@@ -19,9 +19,10 @@ struct LunarLongitude: Sendable {
     let main: Series
     let perturbations: [Series]
 
-    static let shared = LunarLongitude(SeriesText(PackageResources.moon_elpmpp02_txt))
+    /// From the table compiled in (`SeriesTables`; `SeriesTablesTests` reads the text too).
+    static let shared = LunarLongitude(SeriesTables.moon)
 
-    init(_ text: SeriesText) {
+    init(_ text: some Sequence<SeriesText.Row>) {
         var all = [Series(width: 4)] + (0..<4).map { _ in Series(width: 13) }
         var current: Int?
         for row in text {

@@ -9,7 +9,7 @@ struct SeriesText: Sequence {
     /// One row: its first word when that is not a number (a section's header, `main`,
     /// `pert`, `L`, `R`), then the numbers of the row in order. A word that is neither ends
     /// the numbers of its row.
-    struct Row {
+    struct Row: Equatable {
         var label: String?
         var numbers: [Double]
     }
@@ -20,7 +20,7 @@ struct SeriesText: Sequence {
 
     func makeIterator() -> IndexingIterator<[Row]> { rows().makeIterator() }
 
-    private func rows() -> [Row] {
+    func rows() -> [Row] {
         var rows: [Row] = []
         for line in bytes.split(separator: UInt8(ascii: "\n")) where line.first != UInt8(ascii: "#") {
             var row = Row(label: nil, numbers: [])

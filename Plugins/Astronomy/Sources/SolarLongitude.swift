@@ -14,9 +14,10 @@ struct SolarLongitude: Sendable {
     let longitude: [Series]
     let radius: [Series]
 
-    static let shared = SolarLongitude(SeriesText(PackageResources.sun_vsop87d_txt))
+    /// From the table compiled in (`SeriesTables`; `SeriesTablesTests` reads the text too).
+    static let shared = SolarLongitude(SeriesTables.sun)
 
-    init(_ text: SeriesText) {
+    init(_ text: some Sequence<SeriesText.Row>) {
         var longitude = [Series](repeating: Series(), count: 6)
         var radius = [Series](repeating: Series(), count: 6)
         var current: (isRadius: Bool, power: Int)?
