@@ -142,13 +142,17 @@ enum Main {
             // examples included, 0.5–1 ms a report need not spend (scenario 1, issue 45).
             if firstPositional == nil {
                 firstPositional = index
-            } else if !argument.contains(":"), subcommandWords.contains(argument), let first = firstPositional,
+            } else if !argument.utf8.contains(UInt8(ascii: ":")), subcommandWords.contains(argument), let first = firstPositional,
                       !subcommandWords.contains(arguments[first]) {
                 throw Failure.usage("\"\(argument)\" is a command, not a URN; put it first: conditions \(argument) [options]")
             }
             index += 1
         }
-        guard let first = firstPositional, first > 0, subcommandWords.contains(arguments[first]) else { return arguments }
+        // Nor is a first positional with a colon (a report after its options, `conditions
+        // --config F moon:now`): a URN, as no command's name has a colon (OptionOrderTests).
+        guard let first = firstPositional, first > 0, !arguments[first].utf8.contains(UInt8(ascii: ":")), subcommandWords.contains(arguments[first]) else {
+            return arguments
+        }
         // `help` takes command names only: `conditions --config x help watch` is `help watch`.
         if arguments[first] == "help" { return arguments[first...].filter { !$0.hasPrefix("-") } }
         var reordered = arguments

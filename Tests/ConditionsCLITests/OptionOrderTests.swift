@@ -27,6 +27,15 @@ import Testing
         #expect(!after.stdout.isEmpty)
     }
 
+    /// `subcommandFirst` takes any positional with a colon for a URN without looking it up
+    /// among the commands: no command's name may have one. A report after its options stays a
+    /// report, and a command after its options is still moved first.
+    @Test func noCommandNameHasAColonSoAPositionalWithOneIsAURN() throws {
+        #expect(!Main.subcommandWords.isEmpty && Main.subcommandWords.allSatisfy { !$0.contains(":") }, "\(Main.subcommandWords)")
+        #expect(try Main.subcommandFirst(["--config", "sources.json", "moon:now", "phases:5"]) == ["--config", "sources.json", "moon:now", "phases:5"])
+        #expect(try Main.subcommandFirst(["--config", "sources.json", "check"]) == ["check", "--config", "sources.json"])
+    }
+
     @Test func helpAfterOptionsShowsTheCommandsHelp() async throws {
         let result = try await CLI.run(["--config", "sources.json", "help", "watch"])
         #expect(result.status == 0)

@@ -58,7 +58,7 @@ enum CaltransCatalog {
     }()
 
     /// Districts the passes are in, ascending: the default `districts`.
-    static var districts: [Int] { Array(Set(all.map(\.district))).sorted() }
+    static let districts: [Int] = Array(Set(all.map(\.district))).sorted()
 
     /// The ids, for suggestions.
     static var ids: [String] { all.map(\.id) }

@@ -10,7 +10,11 @@ struct CaltransSettings: Sendable {
     /// The portal's data root; `/d{N}/cc/ccStatusD{NN}.json` and the rest are under it.
     let baseURL: URL
     /// The districts read, ascending: their passes are served, others are not.
-    let districts: [Int]
+    var districts: [Int] { chosen ?? CaltransCatalog.districts }
+    /// The `districts` option, or nil for the catalog's: read when first asked, so a process
+    /// that never asks Caltrans does not load its catalog (every local answer made this
+    /// instance and loaded it: scenario 1, issue 45).
+    private let chosen: [Int]?
 
     /// Reads `baseURL` and `districts` (default: the districts of the catalog's passes);
     /// errors name the option's JSON path.
@@ -18,7 +22,7 @@ struct CaltransSettings: Sendable {
         optionsPath = options.path
         baseURL = try options.httpURL("baseURL", withoutQuery: true) ?? Self.defaultBaseURL
         guard let value = options.value("districts") else {
-            districts = CaltransCatalog.districts
+            chosen = nil
             return
         }
         guard let list = value.arrayValue, !list.isEmpty else {
@@ -39,6 +43,6 @@ struct CaltransSettings: Sendable {
             let known = CaltransCatalog.districts.map(String.init).joined(separator: ", ")
             throw ConditionsError.configuration("\(options.path).districts: the catalog has no pass in district \(passless.map(String.init).joined(separator: ", ")) (passes are in \(known))")
         }
-        self.districts = districts.sorted()
+        chosen = districts.sorted()
     }
 }
