@@ -15,7 +15,7 @@ struct MoonPresentation: ResultPresentation {
         var summary = "\(MoonGlyph.glyph(for: phase)) \(phase)"
         // Data may come from any source (a hand-edited fixture, say): a number no Int holds is skipped, not a trap.
         if let lit = moon["illumination"]?.doubleValue.flatMap({ Int(exactly: $0.rounded()) }) { summary += ", \(lit)% lit" }
-        if let age = moon["age"]?.doubleValue { summary += ", \(String(format: "%.1f", age)) days old" }
+        if let age = moon["age"]?.doubleValue { summary += ", \(OneDecimal.text(age)) days old" }
         var lines = ["\(context.style.bold(context.urn))  \(summary)"]
         let rise = moon["rise"]?.dateValue
         let set = moon["set"]?.dateValue
@@ -46,7 +46,7 @@ struct MoonPresentation: ResultPresentation {
             southern: latitude < 0)
         var rows = [ResultCard.Row("Phase", phase)]
         if let illumination, illumination.isFinite { rows.append(.init("Illumination", "\(Int(illumination.rounded()))%")) }
-        if let age = moon["age"]?.doubleValue, age.isFinite { rows.append(.init("Age", String(format: "%.1f days", age))) }
+        if let age = moon["age"]?.doubleValue, age.isFinite { rows.append(.init("Age", "\(OneDecimal.text(age)) days")) }
         let rise = moon["rise"]?.dateValue
         let set = moon["set"]?.dateValue
         rows.append(.init("Rises", rise.map { context.localTime($0, .time) } ?? "no moonrise this day"))
