@@ -108,6 +108,21 @@ import Testing
         }
     }
 
+    /// `--vacuum` packs every settled change, a pass of `packedPerPass` at a time until none is left.
+    @Test func vacuumPacksEverySettledChangeInPasses() async throws {
+        try await PostgresCluster.with { cluster in
+            let store = try await PostgresHistoryStore.open(PostgresHistoryStoreTests.database(cluster), retain: 400 * 86400, logger: logger)
+            store.nextPacking.withLock { $0 = .distantFuture }
+            let now = Date()
+            // 12 URNs × 450 polls: 5,400 changes, more than one pass moves.
+            try await store.record(Self.polls(ending: now.addingTimeInterval(-7200), count: 450).flatMap { $0 })
+            #expect(5400 > PostgresHistoryStore.packedPerPass)
+            _ = try await store.vacuum(now: now)
+            #expect(try await cluster.rows("SELECT packed, count(*) FROM conditions_history_changes GROUP BY packed") == ["t|5400"])
+            await store.close()
+        }
+    }
+
     @Test func writersExtendingChangesWhileTheyMoveLoseNoObservation() async throws {
         try await PostgresCluster.with { cluster in
             let database = PostgresHistoryStoreTests.database(cluster)

@@ -148,9 +148,9 @@ package final class PostgresHistoryStore: HistoryStoring {
         Int(try await rows("SELECT count(*) FROM conditions_history_changes", as: Int64.self).first ?? 0)
     }
 
-    /// Prunes every expired change, packs every settled one, then `VACUUM`s the table: its space is reused by later
-    /// writes, without `VACUUM FULL`'s lock that would stop every other writer meanwhile. The
-    /// sizes are the table's with its indexes.
+    /// Prunes every expired change, packs every settled one, then `VACUUM`s the table: its
+    /// space is reused by later writes, without `VACUUM FULL`'s lock that would stop every other
+    /// writer meanwhile. The sizes are the table's with its indexes.
     package func vacuum(now: Date) async throws(HistoryError) -> (pruned: Int, before: Int64, after: Int64) {
         let size: PostgresQuery = "SELECT pg_total_relation_size('conditions_history_changes')"
         let before = try await rows(size, as: Int64.self).first ?? 0
@@ -159,8 +159,9 @@ package final class PostgresHistoryStore: HistoryStoring {
             WITH gone AS (DELETE FROM conditions_history_changes WHERE last_seen < to_timestamp(\(cutoff) / 1000.0) RETURNING 1)
             SELECT count(*) FROM gone
             """, as: Int64.self).first ?? 0
-        // Every settled change together by URN before the table is vacuumed (`+Packing`).
-        try await pack(settledBefore: now.addingTimeInterval(-Self.settledAfter), most: nil)
+        // Every settled change together by URN before the table is vacuumed (`+Packing`), a
+        // pass at a time: a writer of a URN being moved waits for one pass, not for all of them.
+        while try await pack(settledBefore: now.addingTimeInterval(-Self.settledAfter), most: Self.packedPerPass) == Self.packedPerPass {}
         _ = try await rows("VACUUM (ANALYZE) conditions_history_changes", as: Int64.self)
         return (Int(pruned), before, try await rows(size, as: Int64.self).first ?? 0)
     }

@@ -41,7 +41,7 @@ BEGIN
        FROM (SELECT urn FROM unnest(moving) AS urn ORDER BY 1) AS locked;
     WITH gone AS (
         DELETE FROM conditions_history_changes
-         WHERE id = ANY(chosen) AND urn = ANY(moving) AND NOT packed AND last_seen < settled
+         WHERE id = ANY(chosen) AND NOT packed AND last_seen < settled
         RETURNING *)
     INSERT INTO conditions_history_changes (id, urn, first_seen, last_seen, observations, status, key, result, packed)
     SELECT id, urn, first_seen, last_seen, observations, status, key, result, true
