@@ -155,6 +155,14 @@ import Testing
         let missing = try await CLI.run(["moon:now"], in: elsewhere, environment: ["CONDITIONS_CONFIG": "nope.json"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "conditions: CONDITIONS_CONFIG: nope.json: no such file\n")
+        // A folder is not a config file; a link to a file is followed.
+        try FileManager.default.createDirectory(at: elsewhere.appendingPathComponent("folder.json"), withIntermediateDirectories: true)
+        let folder = try await CLI.run(["--config", "folder.json", "moon:now"], in: elsewhere)
+        #expect(folder.status == 2)
+        #expect(folder.stderr == "conditions: --config: folder.json is a folder, not a file\n", "\(folder.stderr)")
+        try FileManager.default.createSymbolicLink(at: elsewhere.appendingPathComponent("link.json"), withDestinationURL: xdg.appendingPathComponent("sources.json"))
+        let linked = try await CLI.run(["--config", "link.json", "pass:white"], in: elsewhere)
+        #expect(linked.status == 0, "\(linked.stderr)")
     }
 
     @Test func profilesFromFlagOrEnvironment() async throws {

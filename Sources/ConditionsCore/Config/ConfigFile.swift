@@ -101,11 +101,13 @@ package struct ConfigFile {
 
     private static func existing(_ path: String, origin: String, currentDirectory: URL) throws(ConfigurationError) -> URL {
         let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : currentDirectory.appendingPathComponent(path)
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+        // stat(2) as FileManager.fileExists(atPath:isDirectory:) calls it (following links),
+        // without that API's first-use costs at every start (scenario 1, issue 45).
+        var info = stat()
+        guard stat(url.path, &info) == 0 else {
             throw ConfigurationError("\(origin): \(path): no such file")
         }
-        guard !isDirectory.boolValue else { throw ConfigurationError("\(origin): \(path) is a folder, not a file") }
+        guard info.st_mode & S_IFMT != S_IFDIR else { throw ConfigurationError("\(origin): \(path) is a folder, not a file") }
         return url.standardizedFileURL
     }
 

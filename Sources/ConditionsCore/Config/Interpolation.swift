@@ -37,7 +37,9 @@ struct Interpolation {
     }
 
     private func expand(_ text: String, path: String, key: String, into outcome: inout Outcome) -> String {
-        guard text.contains("${") else { return text }
+        // A byte first: `contains("${")` is Foundation's substring search, and every string
+        // of the configuration comes through here at every start (scenario 1, issue 45).
+        guard text.utf8.contains(UInt8(ascii: "$")), text.contains("${") else { return text }
         var result = ""
         var rest = Substring(text)
         while let start = rest.range(of: "${") {
