@@ -59,9 +59,7 @@ public struct URN: Sendable, Hashable, CustomStringConvertible {
 
     /// Decodes `%XX` escapes as UTF-8; nil when an escape is malformed or the bytes are not UTF-8.
     public static func percentDecode(_ segment: String) -> String? {
-        // Looked for as a byte: `contains("%")` is Foundation's substring search, whose first
-        // use cost every start that registers the routes' examples (scenario 1, issue 45).
-        guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }
+        guard segment.utf8.contains(UInt8(ascii: "%")) else { return segment }  // not Foundation's costly contains("%")
         var bytes: [UInt8] = []
         var iterator = Array(segment.utf8).makeIterator()
         while let byte = iterator.next() {
