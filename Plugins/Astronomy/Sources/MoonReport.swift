@@ -20,11 +20,11 @@ struct MoonReport: Equatable {
 
     /// Computes everything for `date` as seen from `place`.
     init(at date: Date, place: Place) {
-        let calendar = Self.calendar(for: place)
+        let local = LocalDay(zone: place.timeZone)
         let (previous, next) = MoonPhases.bracket(date)
-        if calendar.isDate(previous.date, inSameDayAs: date) {
+        if local.isSameDay(previous.date, date) {
             phase = previous.phase.name
-        } else if calendar.isDate(next.date, inSameDayAs: date) {
+        } else if local.isSameDay(next.date, date) {
             phase = next.phase.name
         } else {
             phase = previous.phase.followingName
@@ -38,8 +38,8 @@ struct MoonReport: Equatable {
         age = (elapsed / 86400 * 100).rounded() / 100
         cycle = (elapsed / lunation.end.timeIntervalSince(lunation.start) * 10000).rounded() / 10000
 
-        let start = calendar.startOfDay(for: date)
-        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86400)
+        let today = local.day(of: date)
+        let (start, end) = (local.start(of: today), local.start(of: today.adding(days: 1)))
         (rise, set) = MoonRiseSet.events(from: start, to: end, latitude: place.latitude, longitude: place.longitude)
     }
 
@@ -48,8 +48,8 @@ struct MoonReport: Equatable {
         MoonData.observation(phase: phase, illumination: illumination, age: age, cycle: cycle, rise: rise, set: set, place: place)
     }
 
-    /// The Gregorian calendar in the place's zone (UTC when it names none), which decides the
-    /// local day for phase names and for rise and set.
+    /// The Gregorian calendar in the place's zone (UTC when it names none), for the reports
+    /// that need more of a calendar than `LocalDay` gives.
     static func calendar(for place: Place) -> Calendar {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = place.timeZone ?? .gmt

@@ -100,7 +100,12 @@ package struct ConfigFile {
     }
 
     private static func existing(_ path: String, origin: String, currentDirectory: URL) throws(ConfigurationError) -> URL {
-        let url = path.hasPrefix("/") ? URL(fileURLWithPath: path) : currentDirectory.appendingPathComponent(path)
+        // A path joined as text, not by URL's appending: that asks the file system whether the
+        // path is a folder (the stat below decides it) and makes its percent-encoding sets, the
+        // first use of each a search of every conformance in the program (scenario 1, issue 45).
+        let base = currentDirectory.path
+        let joined = path.hasPrefix("/") ? path : base.hasSuffix("/") ? base + path : base + "/" + path
+        let url = URL(filePath: joined, directoryHint: .notDirectory)
         // stat(2) as FileManager.fileExists(atPath:isDirectory:) calls it (following links),
         // without that API's first-use costs at every start (scenario 1, issue 45).
         var info = stat()

@@ -36,30 +36,40 @@ struct Interpolation {
         }
     }
 
+    /// `text` with its references substituted, read as UTF-8 bytes (`$`, `{` and `}` are
+    /// ASCII): every string of the configuration comes through here at every start, and the
+    /// Substring and Foundation searches this replaced cost ~0.1 ms of a local answer in
+    /// generic lookups (scenario 1, docs/performance.md, "Issue 45").
     private func expand(_ text: String, path: String, key: String, into outcome: inout Outcome) -> String {
-        // A byte first: `contains("${")` is Foundation's substring search, and every string
-        // of the configuration comes through here at every start (scenario 1, issue 45).
-        guard text.utf8.contains(UInt8(ascii: "$")), text.contains("${") else { return text }
-        var result = ""
-        var rest = Substring(text)
-        while let start = rest.range(of: "${") {
-            if start.lowerBound > rest.startIndex, rest[rest.index(before: start.lowerBound)] == "$" {
-                result += rest[..<rest.index(before: start.lowerBound)] + "${"
-                rest = rest[start.upperBound...]
+        let (dollar, open, close) = (UInt8(ascii: "$"), UInt8(ascii: "{"), UInt8(ascii: "}"))
+        guard text.utf8.contains(dollar) else { return text }
+        let bytes = Array(text.utf8)
+        var result: [UInt8] = []
+        var rest = 0, scan = 0
+        while scan + 1 < bytes.count {
+            guard bytes[scan] == dollar, bytes[scan + 1] == open else { scan += 1; continue }
+            if scan > rest, bytes[scan - 1] == dollar {
+                // `$${`: a literal `${`.
+                result += bytes[rest..<scan - 1] + [dollar, open]
+                rest = scan + 2
+                scan = rest
                 continue
             }
-            guard let end = rest[start.upperBound...].firstIndex(of: "}") else { break }
-            result += rest[..<start.lowerBound]
-            let name = String(rest[start.upperBound..<end])
+            guard let end = bytes[(scan + 2)...].firstIndex(of: close) else { break }
+            result += bytes[rest..<scan]
+            let name = String(decoding: bytes[(scan + 2)..<end], as: UTF8.self)
             if let value = environment[name] {
-                result += value
+                result += value.utf8
                 if !value.isEmpty, Redaction.isSensitive(name) || Redaction.isSensitive(key) { outcome.secrets.insert(value) }
             } else {
                 outcome.missing.append((name, path))
-                result += "${\(name)}"
+                result += bytes[scan...end]
             }
-            rest = rest[rest.index(after: end)...]
+            rest = end + 1
+            scan = rest
         }
-        return result + rest
+        guard rest > 0 else { return text }
+        result += bytes[rest...]
+        return String(decoding: result, as: UTF8.self)
     }
 }
