@@ -51,32 +51,44 @@ struct LunarLongitude: Sendable {
 
     /// Longitude in radians (not reduced) on the mean ecliptic of date from the mean equinox
     /// of date, at `t` Julian centuries of TDB (TT serves) since J2000.0.
-    func longitude(centuries t: Double) -> Double {
+    func longitude(centuries t: Double) -> Double { motion(centuries: t).value }
+
+    /// The longitude with its first and second derivatives, per century: the phase solver's
+    /// Halley steps need all three, and they cost a sine and a cosine per term, where the secant
+    /// steps they replaced summed the series three or four times (scenario 1, docs/performance.md).
+    func motion(centuries t: Double) -> Motion {
         let arguments = ElpArguments(centuries: t)
         var sum = arguments.meanLongitude + Self.sum(main, arguments.values)
-        var power = 1.0
+        var power = Motion(value: 1, rate: 0, acceleration: 0)
+        let time = Motion(value: t, rate: 1, acceleration: 0)
         for series in perturbations {
-            sum += power * Self.sum(series, arguments.values)
-            power *= t
+            sum = sum + power * Self.sum(series, arguments.values)
+            power = power * time
         }
         // ELP's longitude is counted from the departure point γ'2000 on the ecliptic of date;
         // the equinox of date has moved from it by the general precession in longitude
         // (IAU 2006, Capitaine et al. 2003), which VSOP87D's equinox of date shares.
-        let precession = ((0.00007964 * t + 1.1054348) * t + 5028.796195) * t
-        return sum + precession * Self.arcsecond
+        let precession = Motion.polynomial([0, 5028.796195, 1.1054348, 0.00007964].map { $0 * Self.arcsecond }, at: t)
+        return sum + precession
     }
 
-    private static func sum(_ series: Series, _ arguments: [Double]) -> Double {
-        var total = 0.0
+    private static func sum(_ series: Series, _ arguments: [Motion]) -> Motion {
+        var total = Motion.zero
         let width = series.width
         series.multipliers.withUnsafeBufferPointer { m in
             for term in series.amplitudes.indices {
-                var angle = series.phases[term]
+                var angle = series.phases[term], rate = 0.0, acceleration = 0.0
                 let base = term * width
                 for i in 0..<width where m[base + i] != 0 {
-                    angle += m[base + i] * arguments[i]
+                    angle += m[base + i] * arguments[i].value
+                    rate += m[base + i] * arguments[i].rate
+                    acceleration += m[base + i] * arguments[i].acceleration
                 }
-                total += series.amplitudes[term] * sin(angle)
+                let sine = Motion.sineAndCosine(of: angle, rate: rate, acceleration: acceleration).sin
+                let amplitude = series.amplitudes[term]
+                total.value += amplitude * sine.value
+                total.rate += amplitude * sine.rate
+                total.acceleration += amplitude * sine.acceleration
             }
         }
         return total
@@ -87,16 +99,15 @@ struct LunarLongitude: Sendable {
 /// fit, corr = 1): the Moon's mean longitude W1, then D, F, l, l′, the mean longitudes of
 /// Mercury to Neptune (the Earth–Moon barycentre's in third place) and ζ, in radians.
 struct ElpArguments {
-    let meanLongitude: Double
-    let values: [Double]
+    let meanLongitude: Motion
+    /// Each argument with its rates, per century.
+    let values: [Motion]
 
     init(centuries t: Double) {
         let sec = LunarLongitude.arcsecond, deg = Double.pi / 180
         let c = Self.fit
-        func polynomial(_ base: Double, _ rates: [Double]) -> Double {
-            var sum = 0.0, power = t
-            for rate in rates { sum += rate * power; power *= t }
-            return base + sum * sec
+        func polynomial(_ base: Double, _ rates: [Double]) -> Motion {
+            Motion.polynomial([base] + rates.map { $0 * sec }, at: t)
         }
         let w1 = polynomial((-142 + 18.0 / 60 + (59.95571 + c.dw10) / 3600) * deg,
                             [1732559343.73604 + c.dw11, -6.8084 + c.dw12, 0.006604 + c.dw13, -3.169e-5 + c.dw14])
@@ -114,10 +125,11 @@ struct ElpArguments {
             (34 + 21.0 / 60 + 5.379392 / 3600, 10925660.57335), (50 + 4.0 / 60 + 38.902495 / 3600, 4399609.33632),
             (-46 + 3.0 / 60 + 4.354234 / 3600, 1542482.57845), (-56 + 20.0 / 60 + 56.808371 / 3600, 786547.897),
         ]
+        let half = Motion(value: .pi, rate: 0, acceleration: 0)
         meanLongitude = w1
-        values = [w1 - earth + .pi, w1 - w3, w1 - w2, earth - perihelion]
-            + planets.map { $0.0 * deg + $0.1 * t * sec }
-            + [w1 + 0.02438029560881907 * t]
+        values = [w1 - earth + half, w1 - w3, w1 - w2, earth - perihelion]
+            + planets.map { Motion.polynomial([$0.0 * deg, $0.1 * sec], at: t) }
+            + [w1 + Motion.polynomial([0, 0.02438029560881907], at: t)]
     }
 
     /// The DE405 fit's corrections to the arguments, in arcseconds (per century to the power of

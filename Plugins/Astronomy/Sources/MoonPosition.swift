@@ -29,16 +29,19 @@ struct MoonPosition {
         let e = 1 - 0.002516 * t - 0.0000074 * t * t
 
         var sumL = 0.0, sumR = 0.0, sumB = 0.0
+        let multiples = (Multiples(d), Multiples(m), Multiples(mPrime), Multiples(f))
+        func rotation(_ term: Term) -> (cos: Double, sin: Double) {
+            Multiples.sum(Multiples.sum(Multiples.sum(multiples.0[term.d], multiples.1[term.m]), multiples.2[term.mPrime]), multiples.3[term.f])
+        }
         for term in Self.longitudeDistance {
-            let argument = Double(term.d) * d + Double(term.m) * m + Double(term.mPrime) * mPrime + Double(term.f) * f
             let scale = term.m == 0 ? 1 : (abs(term.m) == 1 ? e : e * e)
-            sumL += scale * term.first * Degrees.sin(argument)
-            sumR += scale * term.second * Degrees.cos(argument)
+            let turn = rotation(term)
+            sumL += scale * term.first * turn.sin
+            sumR += scale * term.second * turn.cos
         }
         for term in Self.latitude {
-            let argument = Double(term.d) * d + Double(term.m) * m + Double(term.mPrime) * mPrime + Double(term.f) * f
             let scale = term.m == 0 ? 1 : (abs(term.m) == 1 ? e : e * e)
-            sumB += scale * term.first * Degrees.sin(argument)
+            sumB += scale * term.first * rotation(term).sin
         }
         // Venus (A1), Jupiter (A2) and the Earth's flattening (L′ − F).
         sumL += 3958 * Degrees.sin(a1) + 1962 * Degrees.sin(meanLongitude - f) + 318 * Degrees.sin(a2)
@@ -49,6 +52,32 @@ struct MoonPosition {
         latitude = sumB / 1_000_000
         distance = 385000.56 + sumR / 1000
         equatorial = Equatorial(longitude: longitude, latitude: latitude, obliquity: earth.obliquity)
+    }
+
+    /// The cosine and sine of 0 to 4 times an angle (degrees), the larger multiples by rotation:
+    /// every term of the tables is a sum of such multiples of D, M, M′ and F, so its sine and
+    /// cosine follow by angle addition rather than a call each. Rise and set sample the Moon's
+    /// position ~150 times a day, where these calls were most of a local answer's astronomy
+    /// (scenario 1, docs/performance.md, "Issue 45"); the sums agree with the calls to ~1e-15.
+    struct Multiples {
+        private var values: InlineArray<5, (cos: Double, sin: Double)>
+
+        init(_ degrees: Double) {
+            let once = (cos: Degrees.cos(degrees), sin: Degrees.sin(degrees))
+            values = InlineArray(repeating: (1, 0))
+            for k in 1..<5 { values[k] = Self.sum(values[k - 1], once) }
+        }
+
+        /// The cosine and sine of the sum of two angles, from theirs.
+        static func sum(_ a: (cos: Double, sin: Double), _ b: (cos: Double, sin: Double)) -> (cos: Double, sin: Double) {
+            (a.cos * b.cos - a.sin * b.sin, a.sin * b.cos + a.cos * b.sin)
+        }
+
+        /// For `multiple` in −4...4.
+        subscript(multiple: Int) -> (cos: Double, sin: Double) {
+            let value = values[abs(multiple)]
+            return multiple < 0 ? (value.cos, -value.sin) : value
+        }
     }
 
     /// One periodic term: multiples of D, M, M′, F and its coefficients (longitude in 10⁻⁶ °

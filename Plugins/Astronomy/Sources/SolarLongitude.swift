@@ -45,21 +45,38 @@ struct SolarLongitude: Sendable {
     /// Julian centuries of TDB (TT serves) since J2000.0: the geometric one moved back by the
     /// annual aberration, 20.4898″ at one astronomical unit (Meeus 25.10), which for the Sun
     /// also stands for the light-time.
-    func apparentLongitude(centuries t: Double) -> Double {
+    func apparentLongitude(centuries t: Double) -> Double { apparentMotion(centuries: t).value }
+
+    /// The apparent longitude with its first and second derivatives, per century (the phase
+    /// solver's Halley steps; `LunarLongitude.motion`).
+    func apparentMotion(centuries t: Double) -> Motion {
         let tau = t / 10
-        let distance = Self.evaluate(radius, tau)
-        return Self.evaluate(longitude, tau) + .pi - 20.4898 * LunarLongitude.arcsecond / distance
+        let distance = Self.evaluate(radius, tau).perUnit(0.1)
+        let longitude = Self.evaluate(longitude, tau).perUnit(0.1)
+        // −k/R and its derivatives: k R′/R², k (R″/R² − 2R′²/R³).
+        let k = 20.4898 * LunarLongitude.arcsecond
+        let r = distance.value
+        let aberration = Motion(value: -k / r, rate: k * distance.rate / (r * r),
+                                acceleration: k * (distance.acceleration / (r * r) - 2 * distance.rate * distance.rate / (r * r * r)))
+        return longitude + Motion(value: .pi, rate: 0, acceleration: 0) + aberration
     }
 
-    private static func evaluate(_ series: [Series], _ tau: Double) -> Double {
-        var total = 0.0, power = 1.0
+    /// Σ τᵖ Σ A cos(B + Cτ) with its derivatives, per millennium.
+    private static func evaluate(_ series: [Series], _ tau: Double) -> Motion {
+        var total = Motion.zero
+        var power = Motion(value: 1, rate: 0, acceleration: 0)
+        let time = Motion(value: tau, rate: 1, acceleration: 0)
         for part in series {
-            var sum = 0.0
+            var sum = Motion.zero
             for i in part.amplitudes.indices {
-                sum += part.amplitudes[i] * cos(part.phases[i] + part.frequencies[i] * tau)
+                let frequency = part.frequencies[i]
+                let cosine = Motion.sineAndCosine(of: part.phases[i] + frequency * tau, rate: frequency, acceleration: 0).cos
+                sum.value += part.amplitudes[i] * cosine.value
+                sum.rate += part.amplitudes[i] * cosine.rate
+                sum.acceleration += part.amplitudes[i] * cosine.acceleration
             }
-            total += sum * power
-            power *= tau
+            total = total + power * sum
+            power = power * time
         }
         return total
     }
