@@ -74,11 +74,18 @@ enum Main {
             } else {
                 try command.run()
             }
-            InterruptSignals.yieldToAnEndingSignal()
-            Foundation.exit(0)
+            end(status: 0)
         } catch {
             exit(with: error)
         }
+    }
+
+    /// Ends the process with `status` once a handled signal that is ending it has (whose
+    /// status wins). A command may call it with its work still held, so that nothing is taken
+    /// apart just before the process's exit frees it all.
+    static func end(status: Int32) -> Never {
+        InterruptSignals.yieldToAnEndingSignal()
+        Foundation.exit(status)
     }
 
     static func exit(with error: any Error) -> Never {

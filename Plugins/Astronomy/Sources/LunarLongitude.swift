@@ -22,21 +22,20 @@ struct LunarLongitude: Sendable {
     /// From the table compiled in (`SeriesTables`; `SeriesTablesTests` reads the text too).
     static let shared = LunarLongitude(SeriesTables.moon)
 
-    init(_ text: some Sequence<SeriesText.Row>) {
+    init(_ table: some SeriesRows) {
         var all = [Series(width: 4)] + (0..<4).map { _ in Series(width: 13) }
         var current: Int?
-        for row in text {
-            switch row.label {
+        table.forEachRow { label, numbers in
+            switch label {
             case "main": current = 0
-            case "pert": current = row.numbers.first.flatMap { Int(exactly: $0) }.map { $0 + 1 }
+            case "pert": current = numbers.first.flatMap { Int(exactly: $0) }.map { $0 + 1 }
             case nil:
-                guard let index = current, all.indices.contains(index) else { continue }
-                let numbers = row.numbers
-                let width = all[index].width
-                guard numbers.count >= width + 1 else { continue }
-                all[index].multipliers += numbers[0..<width]
-                all[index].amplitudes.append(numbers[width] * Self.arcsecond)
-                all[index].phases.append(numbers.count > width + 1 ? numbers[width + 1] : 0)
+                guard let index = current, all.indices.contains(index) else { return }
+                let width = all[index].width, first = numbers.startIndex
+                guard numbers.count >= width + 1 else { return }
+                all[index].multipliers += numbers[first..<first + width]
+                all[index].amplitudes.append(numbers[first + width] * Self.arcsecond)
+                all[index].phases.append(numbers.count > width + 1 ? numbers[first + width + 1] : 0)
             default: current = nil
             }
         }

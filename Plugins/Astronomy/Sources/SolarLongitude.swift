@@ -17,22 +17,22 @@ struct SolarLongitude: Sendable {
     /// From the table compiled in (`SeriesTables`; `SeriesTablesTests` reads the text too).
     static let shared = SolarLongitude(SeriesTables.sun)
 
-    init(_ text: some Sequence<SeriesText.Row>) {
+    init(_ table: some SeriesRows) {
         var longitude = [Series](repeating: Series(), count: 6)
         var radius = [Series](repeating: Series(), count: 6)
         var current: (isRadius: Bool, power: Int)?
-        for row in text {
-            if let label = row.label {
-                current = (label == "L" || label == "R") ? row.numbers.first.flatMap { Int(exactly: $0) }
+        table.forEachRow { label, numbers in
+            if let label {
+                current = (label == "L" || label == "R") ? numbers.first.flatMap { Int(exactly: $0) }
                     .flatMap { (0..<6).contains($0) ? (label == "R", $0) : nil } : nil
-                continue
+                return
             }
-            let numbers = row.numbers
-            guard let (isRadius, power) = current, numbers.count == 3 else { continue }
+            guard let (isRadius, power) = current, numbers.count == 3 else { return }
+            let (a, b, c) = (numbers[numbers.startIndex], numbers[numbers.startIndex + 1], numbers[numbers.startIndex + 2])
             if isRadius {
-                radius[power].amplitudes.append(numbers[0]); radius[power].phases.append(numbers[1]); radius[power].frequencies.append(numbers[2])
+                radius[power].amplitudes.append(a); radius[power].phases.append(b); radius[power].frequencies.append(c)
             } else {
-                longitude[power].amplitudes.append(numbers[0]); longitude[power].phases.append(numbers[1]); longitude[power].frequencies.append(numbers[2])
+                longitude[power].amplitudes.append(a); longitude[power].phases.append(b); longitude[power].frequencies.append(c)
             }
         }
         self.longitude = longitude

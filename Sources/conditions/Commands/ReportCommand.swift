@@ -97,7 +97,10 @@ struct ReportCommand: AsyncParsableCommand {
             progress?.finish()
             printer.finish()
         }
-        if failed { throw ExitCode(1) }
+        // The process ends here, the runtime and resolver still held: returning would take apart
+        // every instance, cache and client they hold first (~0.1 ms of a local answer, scenario
+        // 1, docs/performance.md, "Issue 45"), which the exit does for nothing.
+        Main.end(status: failed ? 1 : 0)
     }
 }
 
