@@ -280,8 +280,8 @@ let package = Package(
         .target(name: "Astronomy", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText", "ConditionsMoon"], path: "Plugins/Astronomy/Sources",
                 // The series tables are compiled in (SeriesTables.swift); their text, which it is
                 // written from, is read by the tests alone.
-                exclude: ["Resources/SOURCES.md", "Resources/moon-elpmpp02.txt", "Resources/sun-vsop87d.txt"],
-                resources: [.embedInCode("Resources/delta-t.txt"), .embedInCode("sample.json")]),
+                exclude: ["Resources/SOURCES.md", "Resources/moon-elpmpp02.txt", "Resources/sun-vsop87d.txt", "Resources/delta-t.txt"],
+                resources: [.embedInCode("sample.json")]),
         // ConditionsProcess: each URN runs the configured program.
         .target(name: "Exec", dependencies: ["ConditionsKit", "ConditionsJSON", "ConditionsText", "ConditionsProcess"], path: "Plugins/Exec/Sources", resources: [.embedInCode("sample.json")]),
         .target(name: "NWS", dependencies: ["ConditionsEntities", "ConditionsKit", "ConditionsHelpers", "ConditionsFigures", "ConditionsJSON", "ConditionsText"], path: "Plugins/NWS/Sources", resources: [.embedInCode("sample.json")]),

@@ -15,10 +15,18 @@ import Foundation
 /// - Before 1900: the polynomials of Espenak and Meeus (NASA/TP-2006-214141).
 enum DeltaT {
     /// The first year of the table and its values at January 1.0 of each year on.
-    static let table: (first: Double, values: [Double]) = {
-        let numbers = SeriesText(PackageResources.delta_t_txt).compactMap { $0.label == nil ? $0.numbers.first : nil }
+    /// From the table compiled in (`SeriesTables.deltaT`, written from the text by
+    /// scripts/series-swift.py; `SeriesTablesTests` reads the text too): the first phase a
+    /// local answer asks for reads it.
+    static let table = table(SeriesTables.deltaT)
+
+    static func table(_ rows: some SeriesRows) -> (first: Double, values: [Double]) {
+        var numbers: [Double] = []
+        rows.forEachRow { label, row in
+            if label == nil, let number = row.first { numbers.append(number) }
+        }
         return (numbers.first ?? 1900, Array(numbers.dropFirst()))
-    }()
+    }
 
     /// The year the extrapolation meets the long-term parabola.
     static let parabolaJoin = 2800.0

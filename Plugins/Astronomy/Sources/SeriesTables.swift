@@ -1121,4 +1121,56 @@ enum SeriesTables {
         0x1.6c65a9521e5aep+1, 0x1.eb46b5d4d8dfdp+12, 0x1.0000000000000p+0, 0x1.0000000000000p+0,
         0x1.0e0e9e16ee917p-10, 0x1.1b8471ea28276p+0, 0x1.88b136ae7aa74p+12,
     ]
+
+    /// Resources/delta-t.txt: 129 rows, 129 numbers.
+    static var deltaT: CompiledSeries { CompiledSeries(labels: deltaTLabels, counts: deltaTCounts, numbers: deltaTNumbers) }
+    static let deltaTLabels: [UInt8] = [
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, 0,
+    ]
+    static let deltaTCounts: [UInt8] = [
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1,
+        1, 1, 1, 1, 1,
+    ]
+    static let deltaTNumbers: [Double] = [
+        0x1.db00000000000p+10, -0x1.f99999999999ap+0, -0x1.7d70a3d70a3d7p-1, 0x1.3ced916872b02p-1,
+        0x1.078d4fdf3b646p+1, 0x1.c1a9fbe76c8b4p+1, 0x1.3b22d0e560419p+2, 0x1.8f6c8b4395810p+2,
+        0x1.df2b020c49ba6p+2, 0x1.163d70a3d70a4p+3, 0x1.3ced916872b02p+3, 0x1.648b439581062p+3,
+        0x1.8de353f7ced91p+3, 0x1.b810624dd2f1bp+3, 0x1.e1fbe76c8b439p+3, 0x1.050a3d70a3d71p+4,
+        0x1.17a1cac083127p+4, 0x1.2849ba5e353f8p+4, 0x1.370e560418937p+4, 0x1.44147ae147ae1p+4,
+        0x1.4f9db22d0e560p+4, 0x1.59d70a3d70a3dp+4, 0x1.62fdf3b645a1dp+4, 0x1.6b0624dd2f1aap+4,
+        0x1.71f3b645a1cacp+4, 0x1.77d2f1a9fbe77p+4, 0x1.7c9fbe76c8b44p+4, 0x1.805e353f7ced9p+4,
+        0x1.8326e978d4fdfp+4, 0x1.85126e978d4fep+4, 0x1.86395810624ddp+4, 0x1.86b020c49ba5ep+4,
+        0x1.86978d4fdf3b6p+4, 0x1.8604189374bc7p+4, 0x1.8516872b020c5p+4, 0x1.83eb851eb851fp+4,
+        0x1.829ba5e353f7dp+4, 0x1.815c28f5c28f6p+4, 0x1.809ba5e353f7dp+4, 0x1.80e5604189375p+4,
+        0x1.82c8b43958106p+4, 0x1.86ccccccccccdp+4, 0x1.8d47ae147ae14p+4, 0x1.958d4fdf3b646p+4,
+        0x1.9eccccccccccdp+4, 0x1.a828f5c28f5c3p+4, 0x1.b0ccccccccccdp+4, 0x1.b8147ae147ae1p+4,
+        0x1.be45a1cac0831p+4, 0x1.c3ced916872b0p+4, 0x1.c933333333333p+4, 0x1.cee978d4fdf3bp+4,
+        0x1.d526e978d4fdfp+4, 0x1.db2f1a9fbe76dp+4, 0x1.e0083126e978dp+4, 0x1.e33f7ced91687p+4,
+        0x1.e68b439581062p+4, 0x1.ec24dd2f1a9fcp+4, 0x1.f57ced916872bp+4, 0x1.004189374bc6ap+5,
+        0x1.05374bc6a7efap+5, 0x1.089374bc6a7f0p+5, 0x1.0add2f1a9fbe7p+5, 0x1.0cf7ced916873p+5,
+        0x1.0fb4395810625p+5, 0x1.13810624dd2f2p+5, 0x1.18c083126e979p+5, 0x1.1f9374bc6a7f0p+5,
+        0x1.2774bc6a7ef9ep+5, 0x1.2fa3d70a3d70ap+5, 0x1.37978d4fdf3b6p+5, 0x1.3f74bc6a7ef9ep+5,
+        0x1.479999999999ap+5, 0x1.5128f5c28f5c3p+5, 0x1.5af9db22d0e56p+5, 0x1.63df3b645a1cbp+5,
+        0x1.6bced916872b0p+5, 0x1.73a7ef9db22d1p+5, 0x1.7c2b020c49ba6p+5, 0x1.8445a1cac0831p+5,
+        0x1.8cb020c49ba5ep+5, 0x1.944fdf3b645a2p+5, 0x1.9b0c49ba5e354p+5, 0x1.a15604189374cp+5,
+        0x1.a7a5e353f7ceep+5, 0x1.ae4dd2f1a9fbep+5, 0x1.b2be76c8b4396p+5, 0x1.b6f7ced916873p+5,
+        0x1.ba9374bc6a7f0p+5, 0x1.be8f5c28f5c29p+5, 0x1.c266666666666p+5, 0x1.c6d70a3d70a3dp+5,
+        0x1.cc851eb851eb8p+5, 0x1.d278d4fdf3b64p+5, 0x1.d8f9db22d0e56p+5, 0x1.dfdf3b645a1cbp+5,
+        0x1.e647ae147ae14p+5, 0x1.ed083126e978dp+5, 0x1.f25c28f5c28f6p+5, 0x1.f7ba5e353f7cfp+5,
+        0x1.fbbc6a7ef9db2p+5, 0x1.fea1cac083127p+5, 0x1.005d2f1a9fbe7p+6, 0x1.0133333333333p+6,
+        0x1.01e45a1cac083p+6, 0x1.024bc6a7ef9dbp+6, 0x1.02c083126e979p+6, 0x1.036147ae147aep+6,
+        0x1.0495810624dd3p+6, 0x1.05d3f7ced9168p+6, 0x1.071ba5e353f7dp+6, 0x1.0847ae147ae14p+6,
+        0x1.094cccccccccdp+6, 0x1.0a6978d4fdf3bp+6, 0x1.0ba0c49ba5e35p+6, 0x1.0d1fbe76c8b44p+6,
+        0x1.0e9374bc6a7f0p+6, 0x1.106872b020c4ap+6, 0x1.125f3b645a1cbp+6, 0x1.13df3b645a1cbp+6,
+        0x1.14e147ae147aep+6, 0x1.1571a9fbe76c9p+6, 0x1.156f9db22d0e5p+6, 0x1.152d0e5604189p+6,
+        0x1.14d0e56041893p+6, 0x1.14b3333333333p+6, 0x1.148d4fdf3b646p+6, 0x1.1470a3d70a3d7p+6,
+        0x1.14624dd2f1aa0p+6,
+    ]
 }

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Writes Sources/SeriesTables.swift: the rows of Resources/moon-elpmpp02.txt and
-Resources/sun-vsop87d.txt as constant arrays, read as SeriesText reads the text (a first word
+"""Writes Sources/SeriesTables.swift: the rows of Resources/moon-elpmpp02.txt,
+Resources/sun-vsop87d.txt and Resources/delta-t.txt as constant arrays, read as SeriesText reads the text (a first word
 that is not a number is the row's label; numbers follow until a word that is none). The
 numbers are written as hexadecimal literals of the Doubles their decimals read as. A local answer then
 reads no table at start (docs/performance.md, "Issue 45"); SeriesTablesTests checks the file
@@ -83,6 +83,8 @@ def main():
         table("moon", "moon-elpmpp02.txt"),
         "",
         table("sun", "sun-vsop87d.txt"),
+        "",
+        table("deltaT", "delta-t.txt"),
         "}",
         "",
     ])

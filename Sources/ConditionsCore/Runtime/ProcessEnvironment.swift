@@ -10,8 +10,15 @@ package enum ProcessEnvironment {
         var result: [String: String] = [:]
         var entry = environ
         while let pointer = entry.pointee {
-            if let text = String(validatingCString: pointer), let equals = text.firstIndex(of: "=") {
-                result[String(text[..<equals])] = String(text[text.index(after: equals)...])
+            // The "=" found as a byte (a Character search walks grapheme clusters), each side
+            // then checked as UTF-8 as `String(validatingCString:)` would the whole.
+            if let equals = strchr(pointer, Int32(UInt8(ascii: "="))) {
+                let nameLength = pointer.distance(to: equals)
+                let name = UnsafeBufferPointer(start: UnsafeRawPointer(pointer).assumingMemoryBound(to: UInt8.self), count: nameLength)
+                if let key = String(validating: name, as: UTF8.self),
+                   let value = String(validatingCString: equals + 1) {
+                    result[key] = value
+                }
             }
             entry += 1
         }

@@ -18,7 +18,11 @@ struct GlobalOptions: ParsableArguments {
     @Flag(name: .shortAndLong, help: "Log to stderr; repeat for more detail (-v info, -vv debug, -vvv trace).")
     var verbose: Int
 
-    var environment: [String: String] { ProcessEnvironment.current() }
+    /// The process's environment, read once: a command asks for it several times per start
+    /// (the log level, the config's lookup, `${ENV}`, the cache), and the program never
+    /// changes it (~0.05 ms a reading: scenario 1, docs/performance.md, "Issue 45").
+    var environment: [String: String] { Self.processEnvironment }
+    static let processEnvironment = ProcessEnvironment.current()
 
     /// The modules this program links (`RegisteredModules`), for everything that creates or
     /// presents results: made once per process.
