@@ -28,7 +28,7 @@ import Testing
         for (present, expected) in cases {
             let (root, cwd, environment, system) = try layout(present)
             defer { try? FileManager.default.removeItem(at: root) }
-            let found = try ConfigFile.locate(explicit: nil, environment: environment, currentDirectory: cwd, systemFile: system)
+            let found = try ConfigFile.locate(explicit: nil, environment: environment, currentDirectory: cwd.path, systemFile: system)
             #expect(found?.path == expected.map { root.appendingPathComponent($0).path }, "\(present)")
         }
     }
@@ -36,13 +36,13 @@ import Testing
     @Test func anExplicitConfigMustExistAndWins() throws {
         let (root, cwd, environment, system) = try layout(["cwd"])
         defer { try? FileManager.default.removeItem(at: root) }
-        #expect(throws: ConfigurationError.self) { try ConfigFile.locate(explicit: "absent.json", environment: environment, currentDirectory: cwd, systemFile: system) }
+        #expect(throws: ConfigurationError.self) { try ConfigFile.locate(explicit: "absent.json", environment: environment, currentDirectory: cwd.path, systemFile: system) }
         var withVariable = environment
         withVariable["CONDITIONS_CONFIG"] = root.appendingPathComponent("xdg").path
-        #expect(throws: ConfigurationError.self) { try ConfigFile.locate(explicit: nil, environment: withVariable, currentDirectory: cwd, systemFile: system) }
+        #expect(throws: ConfigurationError.self) { try ConfigFile.locate(explicit: nil, environment: withVariable, currentDirectory: cwd.path, systemFile: system) }
         try Data("{}".utf8).write(to: root.appendingPathComponent("mine.json"))
         withVariable["CONDITIONS_CONFIG"] = root.appendingPathComponent("mine.json").path
-        #expect(try ConfigFile.locate(explicit: nil, environment: withVariable, currentDirectory: cwd, systemFile: system)?.lastPathComponent == "mine.json")
+        #expect(try ConfigFile.locate(explicit: nil, environment: withVariable, currentDirectory: cwd.path, systemFile: system)?.lastPathComponent == "mine.json")
     }
 
     @Test func theBuiltInDefaultIsNamedSoAndResolvesAgainstItsFolder() throws {

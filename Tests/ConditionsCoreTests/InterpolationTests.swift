@@ -44,4 +44,10 @@ import Testing
         #expect(keyed.secrets == ["example.org"])
         #expect(keyed.value == .object(["password": .string("example.org")]))
     }
+
+    @Test func referencesAreFoundAsBytes() {
+        for (text, holds) in [("${A}", true), ("a$${b", true), ("$", false), ("{$", false), ("", false), ("ä${", true), ("$ {", false)] {
+            #expect(Interpolation.containsReference(text) == holds, "\(text)")
+        }
+    }
 }

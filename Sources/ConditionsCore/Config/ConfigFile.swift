@@ -29,7 +29,11 @@ package struct ConfigFile {
     /// 4. `$XDG_CONFIG_HOME/conditions/sources.json` (default `~/.config/...`);
     /// 5. `/etc/conditions/sources.json`; nil: 6, the built-in default. A file that is found
     /// replaces the default entirely.
-    package static func locate(explicit: String?, environment: [String: String], currentDirectory: URL,
+    ///
+    /// `currentDirectory` is a path, not a URL: the first reading of a URL's path costs a local
+    /// answer ~0.1 ms (scenario 1, docs/performance.md, "Issue 45"), so the lookup joins and
+    /// checks paths as text and makes the URL of the file it found.
+    package static func locate(explicit: String?, environment: [String: String], currentDirectory: String,
                                systemFile: URL = systemFile) throws(ConfigurationError) -> URL? {
         if let explicit {
             return try existing(explicit, origin: "--config", currentDirectory: currentDirectory)
@@ -37,8 +41,14 @@ package struct ConfigFile {
         if let fromEnvironment = environment["CONDITIONS_CONFIG"], !fromEnvironment.isEmpty {
             return try existing(fromEnvironment, origin: "CONDITIONS_CONFIG", currentDirectory: currentDirectory)
         }
-        let candidates = [currentDirectory.appendingPathComponent("sources.json"), userFile(environment: environment), systemFile]
-        return candidates.first { FileManager.default.fileExists(atPath: $0.path) }
+        let candidates = [joined(currentDirectory, "sources.json"), userFile(environment: environment).path, systemFile.path]
+        var info = stat()
+        return candidates.first { stat($0, &info) == 0 }.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// `path` against `directory` unless it is absolute.
+    private static func joined(_ directory: String, _ path: String) -> String {
+        path.hasPrefix("/") ? path : directory.hasSuffix("/") ? directory + path : directory + "/" + path
     }
 
     /// `$XDG_CONFIG_HOME/conditions/sources.json` (default `~/.config/conditions/sources.json`):
@@ -99,21 +109,16 @@ package struct ConfigFile {
         return file
     }
 
-    private static func existing(_ path: String, origin: String, currentDirectory: URL) throws(ConfigurationError) -> URL {
-        // A path joined as text, not by URL's appending: that asks the file system whether the
-        // path is a folder (the stat below decides it) and makes its percent-encoding sets, the
-        // first use of each a search of every conformance in the program (scenario 1, issue 45).
-        let base = currentDirectory.path
-        let joined = path.hasPrefix("/") ? path : base.hasSuffix("/") ? base + path : base + "/" + path
-        let url = URL(filePath: joined, directoryHint: .notDirectory)
+    private static func existing(_ path: String, origin: String, currentDirectory: String) throws(ConfigurationError) -> URL {
+        let joined = joined(currentDirectory, path)
         // stat(2) as FileManager.fileExists(atPath:isDirectory:) calls it (following links),
         // without that API's first-use costs at every start (scenario 1, issue 45).
         var info = stat()
-        guard stat(url.path, &info) == 0 else {
+        guard stat(joined, &info) == 0 else {
             throw ConfigurationError("\(origin): \(path): no such file")
         }
         guard info.st_mode & S_IFMT != S_IFDIR else { throw ConfigurationError("\(origin): \(path) is a folder, not a file") }
-        return url.standardizedFileURL
+        return URL(filePath: joined, directoryHint: .notDirectory).standardizedFileURL
     }
 
     /// The largest config file read; anything bigger is not a hand-written config.

@@ -15,6 +15,17 @@ struct Interpolation {
         var secrets: Set<String> = []
     }
 
+    /// Whether `text` holds `${`, looked for as bytes (Foundation's substring search has a
+    /// first use at every start: scenario 1, docs/performance.md, "Issue 45").
+    static func containsReference(_ text: String) -> Bool {
+        var previous: UInt8 = 0
+        for byte in text.utf8 {
+            if previous == UInt8(ascii: "$"), byte == UInt8(ascii: "{") { return true }
+            previous = byte
+        }
+        return false
+    }
+
     func apply(_ value: JSONValue, path: String) -> Outcome {
         var outcome = Outcome(value: value)
         outcome.value = substitute(value, path: path, key: "", into: &outcome)

@@ -24,4 +24,21 @@ package enum ProcessEnvironment {
         }
         return result
     }
+
+    /// The working directory's path, from getcwd(3) as FileManager's `currentDirectoryPath`
+    /// reads it, without making `FileManager.default` (a first use at every start); "/" when
+    /// it cannot be read (a folder removed under the process), where lookups then fail clearly.
+    package static func currentDirectory() -> String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
+        return String(cString: buffer)
+    }
+
+    /// The program's own file with every link resolved (realpath(3) of /proc/self/exe), nil
+    /// when it cannot be read.
+    package static func executablePath() -> String? {
+        guard let resolved = realpath("/proc/self/exe", nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
 }

@@ -183,7 +183,7 @@ package struct Runtime: Sendable {
     static func secretValues(in value: JSONValue) -> Set<String> {
         switch value {
         case .string(let text):
-            return text.isEmpty || text.contains("${") ? [] : [text]
+            return text.isEmpty || Interpolation.containsReference(text) ? [] : [text]
         case .array(let elements):
             return elements.reduce(into: []) { $0.formUnion(secretValues(in: $1)) }
         case .object(let object):

@@ -52,8 +52,7 @@ struct GlobalOptions: ParsableArguments {
 
     /// The config file the lookup finds, or the built-in default.
     func configFile() throws(ConfigurationError) -> ConfigFile {
-        let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
-        guard let url = try ConfigFile.locate(explicit: config, environment: environment, currentDirectory: cwd) else {
+        guard let url = try ConfigFile.locate(explicit: config, environment: environment, currentDirectory: ProcessEnvironment.currentDirectory()) else {
             return try Self.builtInConfig()
         }
         return try ConfigFile.read(url)
@@ -71,8 +70,13 @@ struct GlobalOptions: ParsableArguments {
     /// `share/conditions` beside the program's `bin` folder (`/usr/share/conditions` for
     /// `/usr/bin/conditions`): where `scripts/install-tree` puts the recordings behind the
     /// `offline` and `replay` profiles. Symbolic links to the program are followed first.
-    static let dataDirectory: URL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/conditions")
+    /// Found as text (realpath, then two folders up): URL's path operations cost a first use
+    /// at every start (scenario 1, docs/performance.md, "Issue 45").
+    static let dataDirectory: URL = {
+        var folder = ProcessEnvironment.executablePath() ?? "/proc/self/exe"
+        for _ in 0..<2 { folder = folder.lastIndex(of: "/").map { String(folder[..<$0]) } ?? folder }
+        return URL(filePath: folder + "/share/conditions", directoryHint: .isDirectory)
+    }()
 
     var logLevel: Logger.Level {
         if let level = environment["CONDITIONS_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)), verbose == 0 { return level }
