@@ -53,7 +53,7 @@ struct LunarLongitude: Sendable {
     func longitude(centuries t: Double) -> Double { motion(centuries: t).value }
 
     /// The longitude with its first and second derivatives, per century: the phase solver's
-    /// Halley steps need all three, and they cost a sine and a cosine per term, where the secant
+    /// Halley steps need all three, and they cost a sine per term (`Motion.sine`), where the secant
     /// steps they replaced summed the series three or four times (scenario 1, docs/performance.md).
     func motion(centuries t: Double) -> Motion {
         let arguments = ElpArguments(centuries: t)
@@ -83,7 +83,7 @@ struct LunarLongitude: Sendable {
                     rate += m[base + i] * arguments[i].rate
                     acceleration += m[base + i] * arguments[i].acceleration
                 }
-                let sine = Motion.sineAndCosine(of: angle, rate: rate, acceleration: acceleration).sin
+                let sine = Motion.sine(of: angle, rate: rate, acceleration: acceleration)
                 let amplitude = series.amplitudes[term]
                 total.value += amplitude * sine.value
                 total.rate += amplitude * sine.rate

@@ -13,6 +13,11 @@ enum MoonRiseSet {
     /// most about 2.5° in this time; two crossings closer than this (a grazing Moon at polar
     /// latitudes) can be missed, which only matters within minutes of such a graze.
     static let step: TimeInterval = 600
+    /// The most the Moon's altitude can change in a `step`, degrees: an altitude changes no
+    /// faster than the body moves on the sky, the Earth's turning (15.04°/h at most) plus the
+    /// Moon's own motion (under 0.6°/h), 2.6° in ten minutes, and its parallax in altitude
+    /// changing with it (under 0.05°); with a margin.
+    static let maximumChange = 3.0
 
     /// The first rise and the first set in `start..<end`, each nil when there is none, rounded
     /// to the minute as almanacs publish them (down, when rounding up would leave the day).
@@ -32,16 +37,22 @@ enum MoonRiseSet {
 
     /// The crossings in `start..<end` in time order, unrounded; with `firstOfEach` the scan
     /// stops once it has a rise and a set (all `events` needs). The accuracy tests compare these
-    /// with DE421, since the minute rounding alone is worth up to 30 s.
+    /// with DE421, since the minute rounding alone is worth up to 30 s. `skipping: false`
+    /// samples every step (`RiseSetSkippingTests` compares the two).
     static func crossings(from start: Date, to end: Date, latitude: Double, longitude: Double,
-                          firstOfEach: Bool = false) -> [Crossing]
+                          firstOfEach: Bool = false, skipping: Bool = true) -> [Crossing]
     {
         var found: [Crossing] = []
         var rose = false, went = false
         var before = start
         var altitudeBefore = limbAltitude(at: before, latitude: latitude, longitude: longitude)
         while before < end, !(firstOfEach && rose && went) {
-            let after = min(before.addingTimeInterval(step), end)
+            // Steps in which the altitude cannot reach zero are skipped whole (it moves at most
+            // `maximumChange` a step), so a crossing is bracketed by the same step, and found
+            // the same, as by sampling every step; a Moon high or low for hours costs a few
+            // samples instead of dozens (scenario 1, docs/performance.md, "Issue 45").
+            let steps = skipping ? max(1, Int(abs(altitudeBefore) / maximumChange)) : 1
+            let after = min(before.addingTimeInterval(step * Double(steps)), end)
             let altitudeAfter = limbAltitude(at: after, latitude: latitude, longitude: longitude)
             if altitudeBefore < 0, altitudeAfter >= 0, !(firstOfEach && rose) {
                 found.append(Crossing(date: crossing(before, after, rising: true, latitude: latitude, longitude: longitude), rising: true))

@@ -40,12 +40,30 @@ struct Motion {
         return result
     }
 
-    /// The sine and cosine of an angle that moves at `rate` and `acceleration` (radians per
-    /// unit): sin's derivatives, then cos's.
-    static func sineAndCosine(of angle: Double, rate: Double, acceleration: Double) -> (sin: Motion, cos: Motion) {
-        let s = sin(angle), c = cos(angle)
-        let rate2 = rate * rate
-        return (Motion(value: s, rate: c * rate, acceleration: c * acceleration - s * rate2),
-                Motion(value: c, rate: -s * rate, acceleration: -s * acceleration - c * rate2))
+    /// The sine of an angle that moves at `rate` and `acceleration` (radians per unit), with
+    /// its derivatives. The sine is the library's; the cosine the derivatives need is taken
+    /// from it (`otherOf`), half the cost of a second call, where the phase solver spends its
+    /// time (scenario 1, docs/performance.md, "Issue 45").
+    static func sine(of angle: Double, rate: Double, acceleration: Double) -> Motion {
+        let s = sin(angle), c = otherOf(s, angle: angle, cosine: false)
+        return Motion(value: s, rate: c * rate, acceleration: c * acceleration - s * rate * rate)
+    }
+
+    /// The cosine of such an angle, with its derivatives (the sine taken from it as above).
+    static func cosine(of angle: Double, rate: Double, acceleration: Double) -> Motion {
+        let c = cos(angle), s = otherOf(c, angle: angle, cosine: true)
+        return Motion(value: c, rate: -s * rate, acceleration: -s * acceleration - c * rate * rate)
+    }
+
+    /// The cosine of `angle` from its sine (or, with `cosine`, the sine from its cosine): the
+    /// root of 1 − x², signed by the quadrant. Only derivatives use it: near a zero it is off
+    /// by up to ~10⁻⁸ (the root of a rounding), which moves a phase's rate by ~10⁻⁹ of itself.
+    static func otherOf(_ known: Double, angle: Double, cosine: Bool) -> Double {
+        let magnitude = max(0, 1 - known * known).squareRoot()
+        let turn = 2 * Double.pi
+        let reduced = angle - turn * (angle / turn).rounded()
+        // reduced is in −π...π: the cosine is positive inside ±π/2, the sine above zero.
+        let positive = cosine ? reduced >= 0 : abs(reduced) <= .pi / 2
+        return positive ? magnitude : -magnitude
     }
 }

@@ -70,7 +70,7 @@ struct SolarLongitude: Sendable {
             var sum = Motion.zero
             for i in part.amplitudes.indices {
                 let frequency = part.frequencies[i]
-                let cosine = Motion.sineAndCosine(of: part.phases[i] + frequency * tau, rate: frequency, acceleration: 0).cos
+                let cosine = Motion.cosine(of: part.phases[i] + frequency * tau, rate: frequency, acceleration: 0)
                 sum.value += part.amplitudes[i] * cosine.value
                 sum.rate += part.amplitudes[i] * cosine.rate
                 sum.acceleration += part.amplitudes[i] * cosine.acceleration

@@ -47,3 +47,31 @@ import Testing
         #expect(abs(root - jde) * 86_400 < 1e-4)
     }
 }
+
+/// `Motion`: the cosine taken from a sine (and back) for the derivatives, and the calculus rules.
+@Suite struct MotionTests {
+    @Test func theOtherFunctionFromOneIsTheLibrarys() {
+        var generator = SystemRandomNumberGenerator()
+        // Large arguments as the series reach, and each quadrant's edges.
+        var angles: [Double] = []
+        for quarter in -8...8 {
+            let edge = Double(quarter) * Double.pi / 2
+            angles += [edge, edge.nextUp, edge.nextDown, edge + 1e-9, edge - 1e-9]
+        }
+        for _ in 0..<5_000 { angles.append(Double.random(in: -20_000...20_000, using: &generator)) }
+        for angle in angles {
+            #expect(abs(Motion.otherOf(sin(angle), angle: angle, cosine: false) - cos(angle)) < 1e-7, "cos \(angle)")
+            #expect(abs(Motion.otherOf(cos(angle), angle: angle, cosine: true) - sin(angle)) < 1e-7, "sin \(angle)")
+        }
+    }
+
+    @Test func productsAndPolynomialsFollowTheRules() {
+        // (t²)(3 + t) at t = 2 is 20; its derivative 3·2t + 3t² = 24; its second 6 + 6t = 18.
+        let square = Motion.polynomial([0, 0, 1], at: 2), linear = Motion.polynomial([3, 1], at: 2)
+        let product = square * linear
+        #expect(product.value == 20 && product.rate == 24 && product.acceleration == 18)
+        let wave = Motion.sine(of: 1, rate: 2, acceleration: 3)
+        #expect(abs(wave.value - sin(1)) < 1e-15)
+        #expect(abs(wave.rate - 2 * cos(1)) < 1e-12 && abs(wave.acceleration - (3 * cos(1) - 4 * sin(1))) < 1e-12)
+    }
+}
