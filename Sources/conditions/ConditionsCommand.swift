@@ -67,7 +67,7 @@ enum Main {
             // A report, the common case, is cast to its type first: the cast to a protocol
             // looks its conformance up among every one in the program (~11,000), ~0.07 ms of a
             // local answer here (scenario 1, docs/performance.md, "Issue 45").
-            if var report = command as? ReportCommand {
+            if let report = command as? ReportCommand {
                 try await report.run()
             } else if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -124,9 +124,9 @@ struct ElpArguments {
             (34 + 21.0 / 60 + 5.379392 / 3600, 10925660.57335), (50 + 4.0 / 60 + 38.902495 / 3600, 4399609.33632),
             (-46 + 3.0 / 60 + 4.354234 / 3600, 1542482.57845), (-56 + 20.0 / 60 + 56.808371 / 3600, 786547.897),
         ]
-        let half = Motion(value: .pi, rate: 0, acceleration: 0)
+        let halfTurn = Motion(value: .pi, rate: 0, acceleration: 0)
         meanLongitude = w1
-        values = [w1 - earth + half, w1 - w3, w1 - w2, earth - perihelion]
+        values = [w1 - earth + halfTurn, w1 - w3, w1 - w2, earth - perihelion]
             + planets.map { Motion.polynomial([$0.0 * deg, $0.1 * sec], at: t) }
             + [w1 + Motion.polynomial([0, 0.02438029560881907], at: t)]
     }

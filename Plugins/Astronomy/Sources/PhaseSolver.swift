@@ -28,7 +28,8 @@ enum PhaseSolver {
     /// last one's, by a factor of ~2·10⁻¹³ s⁻² here (the elongation's second and third
     /// derivatives against its first, at most ~0.035 and ~0.008 a day): from Meeus's estimate
     /// (within 18 s) one step lands within ~10⁻⁹ s, and a step of up to two minutes within
-    /// ~10⁻⁶ s, so one summing of the series is enough; a longer step is checked by another.
+    /// ~10⁻⁶ s, both below what a JDE's last bit resolves (~4·10⁻⁵ s), so one summing of the
+    /// series is enough; a longer step is checked by another.
     /// (The secant method it replaced needed three or four: scenario 1, docs/performance.md.)
     static func refine(_ estimate: Double, phase: PrincipalPhase) -> Double {
         let target = Double(phase.rawValue) * .pi / 2

@@ -29,9 +29,9 @@ package enum ProcessEnvironment {
     /// reads it, without making `FileManager.default` (a first use at every start); "/" when
     /// it cannot be read (a folder removed under the process), where lookups then fail clearly.
     package static func currentDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        guard getcwd(&buffer, buffer.count) != nil else { return "/" }
-        return String(cString: buffer)
+        guard let path = getcwd(nil, 0) else { return "/" }
+        defer { free(path) }
+        return String(cString: path)
     }
 
     /// The program's own file with every link resolved (realpath(3) of /proc/self/exe), nil
