@@ -2,7 +2,7 @@
 /// scripts/series-swift.py from the text in Resources/): the rows `SeriesText` would read from
 /// that text, with no text to read. Reading ELP/MPP02's 5,149 numbers as text was ~0.5 ms of
 /// every local answer that needs the Moon (docs/performance.md, "Issue 45").
-struct CompiledSeries: Sequence, SeriesRows {
+struct CompiledSeries: SeriesRows {
     /// Each row's label: 0 none, then `labelNames` in order.
     let labels: [UInt8]
     /// How many numbers each row has.
@@ -13,8 +13,7 @@ struct CompiledSeries: Sequence, SeriesRows {
     /// The labels the tables use, as scripts/series-swift.py numbers them from 1.
     static let labelNames = ["main", "pert", "L", "R"]
 
-    func makeIterator() -> IndexingIterator<[SeriesText.Row]> { rows().makeIterator() }
-
+    /// The rows as `SeriesText` reads them, for `SeriesTablesTests` to compare.
     func rows() -> [SeriesText.Row] {
         var rows: [SeriesText.Row] = []
         rows.reserveCapacity(labels.count)

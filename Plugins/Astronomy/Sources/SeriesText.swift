@@ -1,11 +1,12 @@
 /// The rows of the series tables in Resources/ (moon-elpmpp02.txt, sun-vsop87d.txt,
-/// delta-t.txt): lines of words separated by spaces, `#` starting a comment line.
+/// delta-t.txt): lines of words separated by spaces, `#` starting a comment line. The program
+/// reads them compiled in (`SeriesTables`); the tests read the text, to check that.
 ///
 /// Read as bytes rather than as `String` lines and fields: splitting a `String` walks it
 /// Character by Character, which made reading the ~500 lunar terms 6 % of a local answer's
 /// CPU (`moon:now phases:5`, scenario 1, issue 45; docs/performance.md). A row's words stay
 /// small strings (no allocation), and `Double(_:)` reads each as before.
-struct SeriesText: Sequence {
+struct SeriesText {
     /// One row: its first word when that is not a number (a section's header, `main`,
     /// `pert`, `L`, `R`), then the numbers of the row in order. A word that is neither ends
     /// the numbers of its row.
@@ -17,8 +18,6 @@ struct SeriesText: Sequence {
     let bytes: [UInt8]
 
     init(_ bytes: [UInt8]) { self.bytes = bytes }
-
-    func makeIterator() -> IndexingIterator<[Row]> { rows().makeIterator() }
 
     func rows() -> [Row] {
         var rows: [Row] = []

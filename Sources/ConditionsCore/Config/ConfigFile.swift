@@ -41,9 +41,15 @@ package struct ConfigFile {
         if let fromEnvironment = environment["CONDITIONS_CONFIG"], !fromEnvironment.isEmpty {
             return try existing(fromEnvironment, origin: "CONDITIONS_CONFIG", currentDirectory: currentDirectory)
         }
-        let candidates = [joined(currentDirectory, "sources.json"), userFile(environment: environment).path, systemFile.path]
+        // Each candidate made only when the one before is absent (the system file's URL read
+        // last), as text.
+        let candidates: [() -> String] = [{ joined(currentDirectory, "sources.json") }, { userFilePath(environment: environment) }, { systemFile.path }]
         var info = stat()
-        return candidates.first { stat($0, &info) == 0 }.map { URL(fileURLWithPath: $0) }
+        for candidate in candidates {
+            let path = candidate()
+            if stat(path, &info) == 0 { return URL(fileURLWithPath: path) }
+        }
+        return nil
     }
 
     /// `path` against `directory` unless it is absolute.
@@ -54,9 +60,14 @@ package struct ConfigFile {
     /// `$XDG_CONFIG_HOME/conditions/sources.json` (default `~/.config/conditions/sources.json`):
     /// the user's own config, where `config init` writes.
     package static func userFile(environment: [String: String]) -> URL {
-        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? URL(fileURLWithPath: environment["HOME"] ?? NSHomeDirectory()).appendingPathComponent(".config")
-        return configHome.appendingPathComponent("conditions/sources.json")
+        URL(fileURLWithPath: userFilePath(environment: environment))
+    }
+
+    /// `userFile`'s path, joined as text (the lookup's step 4 at every start without a config).
+    static func userFilePath(environment: [String: String]) -> String {
+        let configHome = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 }
+            ?? joined(environment["HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? NSHomeDirectory(), ".config")
+        return joined(configHome, "conditions/sources.json")
     }
 
     /// The default compiled into the program (`data`), its relative paths resolving against
