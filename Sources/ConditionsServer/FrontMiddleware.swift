@@ -47,7 +47,7 @@ struct FrontMiddleware: RouterMiddleware {
         policy.addCORS(to: &response.headers, origin: request.headers[.origin])
         let duration = started.duration(to: .now)
         metrics.request(endpoint: RequestPolicy.endpoint(request.uri.path), status: response.status.code, duration: duration)
-        logger.info("\(policy.logLine(method: request.method, target: request.uri.string, status: response.status.code, duration: duration))")
+        logger.info("\(policy.logLine(method: request.method.rawValue, target: request.uri.string, status: response.status.code, duration: duration))")
         return response
     }
 

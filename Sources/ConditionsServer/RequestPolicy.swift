@@ -2,6 +2,7 @@ import ConditionsCore
 import ConditionsKit
 import Crypto
 import Foundation
+import HTTPTypes
 import Hummingbird
 
 /// The rules a request meets whichever path answers it, Hummingbird's router
@@ -40,25 +41,32 @@ struct RequestPolicy: Sendable {
 
     /// Adds the CORS headers a response to a request from `origin` carries, if any.
     func addCORS(to headers: inout HTTPFields, origin: String?) {
-        guard !settings.cors.isEmpty, let origin else { return }
+        for (name, value) in corsFields(origin: origin) { headers[name] = value }
+    }
+
+    /// The CORS headers a response to a request from `origin` carries, in order; none if
+    /// CORS is off, the request names no origin or its origin is not allowed.
+    func corsFields(origin: String?) -> [(HTTPField.Name, String)] {
+        guard !settings.cors.isEmpty, let origin else { return [] }
+        var fields: [(HTTPField.Name, String)]
         if settings.cors.contains("*") {
-            headers[.accessControlAllowOrigin] = "*"
+            fields = [(.accessControlAllowOrigin, "*")]
         } else if settings.cors.contains(origin) {
-            headers[.accessControlAllowOrigin] = origin
-            headers[.vary] = "Origin"
+            fields = [(.accessControlAllowOrigin, origin), (.vary, "Origin")]
         } else {
-            return
+            return []
         }
-        headers[.accessControlAllowHeaders] = "Authorization, Accept, Content-Type, If-None-Match"
-        headers[.accessControlAllowMethods] = "GET, POST, OPTIONS"
-        headers[.accessControlExposeHeaders] = "ETag, Last-Modified, Cache-Control"
+        fields.append((.accessControlAllowHeaders, "Authorization, Accept, Content-Type, If-None-Match"))
+        fields.append((.accessControlAllowMethods, "GET, POST, OPTIONS"))
+        fields.append((.accessControlExposeHeaders, "ETag, Last-Modified, Cache-Control"))
+        return fields
     }
 
     /// The `-v` log line of an answered request: method, target with every secret masked (a
     /// token pasted into a URL included), status and duration.
-    func logLine(method: HTTPRequest.Method, target: String, status: Int, duration: Duration) -> String {
+    func logLine(method: String, target: String, status: Int, duration: Duration) -> String {
         let redacted = LogSetup.redact(secrets.reduce(target) { $0.replacingOccurrences(of: $1, with: "****") })
-        return "\(method.rawValue) \(redacted) \(status) \(duration.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1))))"
+        return "\(method) \(redacted) \(status) \(duration.formatted(.units(allowed: [.milliseconds], fractionalPart: .show(length: 1))))"
     }
 
     /// A fixed label per endpoint, never the path itself, so clients cannot grow the metrics.

@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import Synchronization
 
 /// The answers `CachedAnswerHandler` gives on the event loop, without Hummingbird: a
@@ -12,10 +13,14 @@ import Synchronization
 /// `FrontMiddleware` and `API.single` would give (same status, headers and bytes; tested by
 /// `CachedAnswerTests`), counted and logged the same way. Anything else, or anything that
 /// would need waiting, is left to Hummingbird.
+///
+/// In NIO's HTTP/1 types, not HTTPTypes: the handler sits before the HTTPTypes codec, so a
+/// remembered answer skips converting the request head and the response head (scenario 9,
+/// docs/performance.md "Issue 45" §3).
 struct CachedAnswers: Sendable {
     /// A response ready to write.
     struct Reply {
-        var head: HTTPResponse
+        var head: HTTPResponseHead
         /// Nil for a 304.
         var body: ByteBuffer?
     }
@@ -34,34 +39,82 @@ struct CachedAnswers: Sendable {
     }
 
     /// The reply to `request` if memory answers it; nil to leave it to Hummingbird.
-    func reply(to request: HTTPRequest) -> Reply? {
-        guard request.method == .get, let target = request.path, target.hasPrefix("/v1/urn/") else { return nil }
-        let fields = request.headerFields
-        // Hummingbird closes the connection after such a request; leave that to it.
-        if let connection = fields[.connection], connection.lowercased().contains("close") { return nil }
+    func reply(to request: HTTPRequestHead) -> Reply? {
+        // HTTP/1.0 and `Connection: close` end the connection after the answer: Hummingbird's.
+        guard request.method == .GET, request.version == .http1_1, request.uri.hasPrefix("/v1/urn/"),
+              let fields = RequestFields(request.headers) else { return nil }
+        let target = request.uri
         let path = URI(target).path
         // Refusals (URL too long, token missing or wrong) are Hummingbird's to answer.
-        guard policy.refusal(target: target, path: path, authorization: fields[.authorization]) == nil,
+        guard policy.refusal(target: target, path: path, authorization: fields.authorization) == nil,
               let answer = coordinator.remembered(API.urn(path: path)) else { return nil }
         let rendered = answer.rendered
         let status = API.status(for: answer.record)
-        let (replyStatus, headersMade) = API.validated(etag: rendered.etag, contentType: "application/json", status: status,
-                                                   maxAge: API.maxAge(of: answer, status: status), lastModified: rendered.lastModified,
-                                                   ifNoneMatch: fields[.ifNoneMatch])
-        var headers = headersMade
+        // The fields `API.validated` gives, in its order, made straight into NIO's type.
+        var headers = HTTPHeaders()
+        headers.reserveCapacity(8)
+        headers.add(name: "Content-Type", value: "application/json")
+        headers.add(name: "Cache-Control", value: API.maxAge(of: answer, status: status).map { "max-age=\($0)" } ?? "no-store")
+        var replyStatus = status
+        if status == .ok {
+            headers.add(name: "ETag", value: rendered.etag)
+            if let lastModified = rendered.lastModified { headers.add(name: "Last-Modified", value: lastModified) }
+            if let ifNoneMatch = fields.ifNoneMatch, HTTPCaching.matches(ifNoneMatch: ifNoneMatch, etag: rendered.etag) {
+                replyStatus = .notModified
+            }
+        }
         let body = replyStatus == .notModified ? nil : rendered.line
-        headers[.contentLength] = String(body?.readableBytes ?? 0)
-        policy.addCORS(to: &headers, origin: fields[.origin])
-        headers[.date] = dates.current()
-        return Reply(head: HTTPResponse(status: replyStatus, headerFields: headers), body: body)
+        headers.add(name: "Content-Length", value: String(body?.readableBytes ?? 0))
+        for (name, value) in policy.corsFields(origin: fields.origin) { headers.add(name: name.rawName, value: value) }
+        headers.add(name: "Date", value: dates.current())
+        let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: replyStatus.code, reasonPhrase: replyStatus.reasonPhrase),
+                                    headers: headers)
+        return Reply(head: head, body: body)
     }
 
     /// Counts and logs an answered request, as `FrontMiddleware` does.
-    func answered(_ request: HTTPRequest, status: Int, started: ContinuousClock.Instant) {
+    func answered(_ request: HTTPRequestHead, status: Int, started: ContinuousClock.Instant) {
         let duration = started.duration(to: .now)
         metrics.answeredOnEventLoop.increment()
         metrics.request(endpoint: "/v1/urn", status: status, duration: duration)
-        logger.info("\(policy.logLine(method: request.method, target: request.path ?? "", status: status, duration: duration))")
+        logger.info("\(policy.logLine(method: request.method.rawValue, target: request.uri, status: status, duration: duration))")
+    }
+}
+
+/// The request fields a remembered answer depends on, read in one pass over the head. Nil when
+/// one of them comes more than once (HTTPTypes would join the values; such rare requests are
+/// simply Hummingbird's) or the client asks to close the connection, which Hummingbird does.
+private struct RequestFields {
+    var authorization: String?
+    var ifNoneMatch: String?
+    var origin: String?
+
+    init?(_ headers: HTTPHeaders) {
+        for (name, value) in headers {
+            switch name.utf8.count {
+            case 6 where Self.named(name, "origin"):
+                guard origin == nil else { return nil }
+                origin = value
+            case 10 where Self.named(name, "connection"):
+                if value.lowercased().contains("close") { return nil }
+            case 13 where Self.named(name, "authorization"):
+                guard authorization == nil else { return nil }
+                authorization = value
+            case 13 where Self.named(name, "if-none-match"):
+                guard ifNoneMatch == nil else { return nil }
+                ifNoneMatch = value
+            default:
+                continue
+            }
+        }
+    }
+
+    /// Whether `name` is `lowercase` in any case (header names are ASCII tokens).
+    private static func named(_ name: String, _ lowercase: StaticString) -> Bool {
+        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
+        return name.utf8.elementsEqual(expected) { given, wanted in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(given) ? given + 32 == wanted : given == wanted
+        }
     }
 }
 

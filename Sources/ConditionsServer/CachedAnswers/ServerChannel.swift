@@ -6,11 +6,10 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 child channel with `CachedAnswerHandler` in its pipeline, placed after
-/// `HTTPConnectionStateHandler`: `HTTP1Channel`'s own additional handlers go before it, where
-/// requests answered early would escape the idle timeout and the graceful shutdown's
-/// bookkeeping; and `EventStreamHangup`, which ends an event stream whose client has gone.
-/// Otherwise the pipeline is `HTTP1Channel`'s.
+/// Hummingbird's HTTP/1 child channel with `CachedAnswerHandler` in its pipeline, right after
+/// NIO's HTTP/1 decoder (it keeps the idle timeout, since the connection state handler after
+/// it does not see the requests it answers), and `EventStreamHangup`, which ends an event
+/// stream whose client has gone. Otherwise the pipeline is `HTTP1Channel`'s.
 struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
     typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -27,9 +26,11 @@ struct ServerChannel: ServerChildChannel, HTTPChannelHandler {
                 withOutboundHeaderValidation: false,  // HTTPTypes validates header fields
                 withEncoderConfiguration: .init(),
                 withDecoderLimitConfiguration: Self.decoderLimits)
+            try operations.addHandler(CachedAnswerHandler(answers: answers, idleTimeout: idleTimeout))
             try operations.addHandler(HTTP1ToHTTPServerCodec(secure: false))
-            try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: idleTimeout, logger: logger))
-            try operations.addHandler(CachedAnswerHandler(answers: answers))
+            // Graceful shutdown's bookkeeping for the requests Hummingbird answers; the idle
+            // timeout is CachedAnswerHandler's, which sees every request.
+            try operations.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
             try operations.addHandler(EventStreamHangup())
             return try NIOAsyncChannel(wrappingChannelSynchronously: channel, configuration: .init(isOutboundHalfClosureEnabled: true))
         }
