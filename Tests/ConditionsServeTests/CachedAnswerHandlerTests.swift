@@ -24,10 +24,7 @@ import Testing
             }
             #expect(behind.parts.isEmpty, "answered from memory, nothing passed on")
             // Then idle: closed a timeout after the last answer, not before.
-            channel.embeddedEventLoop.advanceTime(by: .milliseconds(990))
-            #expect(channel.isActive)
-            channel.embeddedEventLoop.advanceTime(by: .milliseconds(20))
-            #expect(!channel.isActive, "idle for the timeout after the last answer")
+            Self.expectClosedOneTimeoutLater(channel)
         }
     }
 
@@ -41,10 +38,7 @@ import Testing
             #expect(channel.isActive)
             try channel.writeOutbound(HTTPServerResponsePart.head(HTTPResponseHead(version: .http1_1, status: .ok)))
             try channel.writeOutbound(HTTPServerResponsePart.end(nil))
-            channel.embeddedEventLoop.advanceTime(by: .milliseconds(990))
-            #expect(channel.isActive)
-            channel.embeddedEventLoop.advanceTime(by: .milliseconds(20))
-            #expect(!channel.isActive, "idle for the timeout after the response ended")
+            Self.expectClosedOneTimeoutLater(channel)
         }
     }
 
@@ -54,10 +48,7 @@ import Testing
             // A remembered URN, but its (meaningless) body never ends.
             try channel.writeInbound(HTTPServerRequestPart.head(Self.head(Self.remembered, bodyLength: 4)))
             try channel.writeInbound(HTTPServerRequestPart.body(ByteBuffer(string: "ab")))
-            channel.embeddedEventLoop.advanceTime(by: .milliseconds(990))
-            #expect(channel.isActive)
-            channel.embeddedEventLoop.advanceTime(by: .milliseconds(20))
-            #expect(!channel.isActive)
+            Self.expectClosedOneTimeoutLater(channel)
             #expect(try channel.readOutbound(as: HTTPServerResponsePart.self) == nil, "never answered")
         }
     }
@@ -125,6 +116,14 @@ import Testing
         try channel.pipeline.syncOperations.addHandlers([CachedAnswerHandler(answers: answers, idleTimeout: .seconds(1)), behind])
         try channel.connect(to: SocketAddress(ipAddress: "127.0.0.1", port: 8080)).wait()
         return (channel, behind)
+    }
+
+    /// Open 10 ms before the 1 s timeout after the last activity (which was just now), closed 10 ms after it.
+    static func expectClosedOneTimeoutLater(_ channel: EmbeddedChannel, sourceLocation: SourceLocation = #_sourceLocation) {
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(990))
+        #expect(channel.isActive, "closed before the idle timeout", sourceLocation: sourceLocation)
+        channel.embeddedEventLoop.advanceTime(by: .milliseconds(20))
+        #expect(!channel.isActive, "still open after the idle timeout", sourceLocation: sourceLocation)
     }
 
     static func head(_ path: String, bodyLength: Int? = nil) -> HTTPRequestHead {
