@@ -137,15 +137,17 @@ struct API: Sendable {
     }
 
     /// The status and headers of a body with validators: 304 when `ifNoneMatch` names the ETag
-    /// of a 200.
-    static func validated(etag: String, contentType: String, status: HTTPResponse.Status, maxAge: Int?, lastModified: String?,
-                          ifNoneMatch: String?) -> (status: HTTPResponse.Status, headers: HTTPFields) {
-        var headers: HTTPFields = [.contentType: contentType]
-        headers.reserveCapacity(7)
-        headers[.cacheControl] = maxAge.map { "max-age=\($0)" } ?? "no-store"
+    /// of a 200. In HTTPTypes' fields by default, or NIO's headers for `CachedAnswers`.
+    static func validated<Fields: ResponseFields>(etag: String, contentType: String, status: HTTPResponse.Status, maxAge: Int?,
+                                                  lastModified: String?, ifNoneMatch: String?,
+                                                  as: Fields.Type = HTTPFields.self) -> (status: HTTPResponse.Status, headers: Fields) {
+        var headers = Fields()
+        headers.reserveCapacity(8)
+        headers.append(.contentType, contentType)
+        headers.append(.cacheControl, maxAge.map { "max-age=\($0)" } ?? "no-store")
         guard status == .ok else { return (status, headers) }
-        headers[.eTag] = etag
-        if let lastModified { headers[.lastModified] = lastModified }
+        headers.append(.eTag, etag)
+        if let lastModified { headers.append(.lastModified, lastModified) }
         if let ifNoneMatch, HTTPCaching.matches(ifNoneMatch: ifNoneMatch, etag: etag) { return (.notModified, headers) }
         return (status, headers)
     }

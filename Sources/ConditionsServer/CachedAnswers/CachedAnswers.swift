@@ -41,35 +41,30 @@ struct CachedAnswers: Sendable {
     /// The reply to `request` if memory answers it; nil to leave it to Hummingbird.
     func reply(to request: HTTPRequestHead) -> Reply? {
         // HTTP/1.0 and `Connection: close` end the connection after the answer: Hummingbird's.
-        guard request.method == .GET, request.version == .http1_1, request.uri.hasPrefix("/v1/urn/"),
-              let fields = RequestFields(request.headers) else { return nil }
+        guard request.method == .GET, request.version == .http1_1, request.isKeepAlive, request.uri.hasPrefix("/v1/urn/") else { return nil }
         let target = request.uri
         let path = URI(target).path
         // Refusals (URL too long, token missing or wrong) are Hummingbird's to answer.
-        guard policy.refusal(target: target, path: path, authorization: fields.authorization) == nil,
+        guard policy.refusal(target: target, path: path, authorization: Self.field("Authorization", of: request)) == nil,
               let answer = coordinator.remembered(API.urn(path: path)) else { return nil }
         let rendered = answer.rendered
         let status = API.status(for: answer.record)
-        // The fields `API.validated` gives, in its order, made straight into NIO's type.
-        var headers = HTTPHeaders()
-        headers.reserveCapacity(8)
-        headers.add(name: "Content-Type", value: "application/json")
-        headers.add(name: "Cache-Control", value: API.maxAge(of: answer, status: status).map { "max-age=\($0)" } ?? "no-store")
-        var replyStatus = status
-        if status == .ok {
-            headers.add(name: "ETag", value: rendered.etag)
-            if let lastModified = rendered.lastModified { headers.add(name: "Last-Modified", value: lastModified) }
-            if let ifNoneMatch = fields.ifNoneMatch, HTTPCaching.matches(ifNoneMatch: ifNoneMatch, etag: rendered.etag) {
-                replyStatus = .notModified
-            }
-        }
+        var (replyStatus, headers) = API.validated(etag: rendered.etag, contentType: "application/json", status: status,
+                                                   maxAge: API.maxAge(of: answer, status: status), lastModified: rendered.lastModified,
+                                                   ifNoneMatch: Self.field("If-None-Match", of: request), as: HTTPHeaders.self)
         let body = replyStatus == .notModified ? nil : rendered.line
-        headers.add(name: "Content-Length", value: String(body?.readableBytes ?? 0))
-        for (name, value) in policy.corsFields(origin: fields.origin) { headers.add(name: name.rawName, value: value) }
-        headers.add(name: "Date", value: dates.current())
+        headers.append(.contentLength, String(body?.readableBytes ?? 0))
+        for (name, value) in policy.corsFields(origin: Self.field("Origin", of: request)) { headers.append(name, value) }
+        headers.append(.date, dates.current())
         let head = HTTPResponseHead(version: .http1_1, status: HTTPResponseStatus(statusCode: replyStatus.code, reasonPhrase: replyStatus.reasonPhrase),
                                     headers: headers)
         return Reply(head: head, body: body)
+    }
+
+    /// A request field as HTTPTypes reads it (repeated values joined by ", "); nil if absent.
+    private static func field(_ name: String, of request: HTTPRequestHead) -> String? {
+        let values = request.headers[name]
+        return values.isEmpty ? nil : values.joined(separator: ", ")
     }
 
     /// Counts and logs an answered request, as `FrontMiddleware` does.
@@ -78,43 +73,6 @@ struct CachedAnswers: Sendable {
         metrics.answeredOnEventLoop.increment()
         metrics.request(endpoint: "/v1/urn", status: status, duration: duration)
         logger.info("\(policy.logLine(method: request.method.rawValue, target: request.uri, status: status, duration: duration))")
-    }
-}
-
-/// The request fields a remembered answer depends on, read in one pass over the head. Nil when
-/// one of them comes more than once (HTTPTypes would join the values; such rare requests are
-/// simply Hummingbird's) or the client asks to close the connection, which Hummingbird does.
-private struct RequestFields {
-    var authorization: String?
-    var ifNoneMatch: String?
-    var origin: String?
-
-    init?(_ headers: HTTPHeaders) {
-        for (name, value) in headers {
-            switch name.utf8.count {
-            case 6 where Self.named(name, "origin"):
-                guard origin == nil else { return nil }
-                origin = value
-            case 10 where Self.named(name, "connection"):
-                if value.lowercased().contains("close") { return nil }
-            case 13 where Self.named(name, "authorization"):
-                guard authorization == nil else { return nil }
-                authorization = value
-            case 13 where Self.named(name, "if-none-match"):
-                guard ifNoneMatch == nil else { return nil }
-                ifNoneMatch = value
-            default:
-                continue
-            }
-        }
-    }
-
-    /// Whether `name` is `lowercase` in any case (header names are ASCII tokens).
-    private static func named(_ name: String, _ lowercase: StaticString) -> Bool {
-        let expected = UnsafeBufferPointer(start: lowercase.utf8Start, count: lowercase.utf8CodeUnitCount)
-        return name.utf8.elementsEqual(expected) { given, wanted in
-            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(given) ? given + 32 == wanted : given == wanted
-        }
     }
 }
 
